@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Installs everything KernelGate needs on a fresh Debian 12 machine, then configures and builds it.
+# Idempotent: a second run checks what is there and only builds. Usage: tools/setup.sh [--no-build]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+# --- Debian packages (pinned by the Debian 12 release and its updates) ---
+apt_packages=(
+  build-essential cmake ninja-build pkg-config python3-venv
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clang-tidy-19
+  nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libvalijson-dev
+  libseccomp-dev pybind11-dev libgtest-dev libgmock-dev libbenchmark-dev
+)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- Python virtualenv for the tests that use PyPI tools (pinned in tools/requirements.txt) ---
+python="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$python" -m venv .venv
+fi
+if ! cmp -s tools/requirements.txt .venv/.requirements 2>/dev/null; then
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r tools/requirements.txt
+  cp tools/requirements.txt .venv/.requirements
+fi
+
+# --- Pinned tree-sitter sources from PyPI, checked by sha256 ---
+mkdir -p .deps/downloads
+while read -r dest_name name version sha subdir; do
+  case "$dest_name" in ''|'#'*) continue ;; esac
+  dest=".deps/$dest_name"
+  stamp="$dest/.kgate-$version-$sha"
+  [ -f "$stamp" ] && continue
+  archive=".deps/downloads/${name//-/_}-$version.tar.gz"
+  if [ ! -f "$archive" ] || ! echo "$sha  $archive" | sha256sum -c --status; then
+    tmp="$(mktemp -d)"
+    .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps --no-binary=:all: \
+      --no-build-isolation -d "$tmp" "$name==$version" 2>/dev/null \
+      || .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps --no-binary=:all: -d "$tmp" "$name==$version"
+    mv "$tmp"/*.tar.gz "$archive"
+    rm -rf "$tmp"
+  fi
+  if ! echo "$sha  $archive" | sha256sum -c --status; then
+    echo "setup: sha256 mismatch for $archive (expected $sha)" >&2
+    exit 1
+  fi
+  rm -rf "$dest" && mkdir -p "$dest"
+  tar -xzf "$archive" -C "$dest" --strip-components=1
+  [ -d "$dest/$subdir" ] || { echo "setup: $archive has no $subdir" >&2; exit 1; }
+  if [ "$dest_name" = tree-sitter-abi14 ]; then
+    # Lay the ABI-14 grammar headers (parser.h, array.h, alloc.h, ts_assert.h) out where the grammars include it from.
+    mkdir -p "$dest/include/tree_sitter"
+    for h in parser.h array.h alloc.h ts_assert.h; do cp "$dest/$subdir/$h" "$dest/include/tree_sitter/$h"; done
+  fi
+  touch "$stamp"
+  echo "setup: $name $version ready in $dest/$subdir"
+done < third_party/pins.txt
+
+[ "${1:-}" = "--no-build" ] && exit 0
+
+# --- Configure and build ---
+build="${KGATE_BUILD_DIR:-build}"
+# The Clang analyzer is ON here (a missing Clang fails the build rather than dropping the component);
+# CI builds also turn warnings into errors.
+werror=OFF
+[ "${CI:-}" = "true" ] && werror=ON
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DKGATE_WITH_CLANG="${KGATE_WITH_CLANG:-ON}" -DKGATE_WERROR="$werror" >/dev/null
+cmake --build "$build" -j "$(nproc)"
