@@ -1,0 +1,241 @@
+// The fact model: engine-neutral facts that analyzers extract and rules read.
+//
+// Analyzers (python/, cuda/) never report findings. They fill a FactSet; the rule engine turns facts
+// into findings. Every field a rule may name is listed in facts.cpp's field tables, and only there:
+// the rule schema's field names are checked against them (`kgate rules --validate`).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "analyzers/core/diagnostic.h"
+#include "analyzers/core/source.h"
+
+namespace kgate {
+
+enum class Language { Python, Triton, Cuda, Cpp };
+std::string_view to_string(Language language);
+
+enum class FunctionKind { Python, TritonJit, CudaGlobal, CudaDevice, Host, Lambda, ModuleBody };
+std::string_view to_string(FunctionKind kind);
+
+// Why a statement might not execute, or executes only on some paths.
+struct Guard {
+  bool constant_false = false;  // under a condition that folds to false (if False, if 0, if DEBUG...)
+  bool after_return = false;    // after an unconditional return/raise in the same block
+  bool impossible_shape = false;  // under a shape test that can never hold (x.shape[0] < 0, ...)
+  bool training = false;        // under `if self.training` / `if not self.training`
+  bool shape_test = false;      // under a test of shape, size, dtype or device
+  bool in_try = false;          // in a try body
+  bool in_except = false;       // in an except handler
+  bool side_stream = false;     // inside `with torch.cuda.stream(...)` or similar
+  bool dead() const { return constant_false || after_return || impossible_shape; }
+};
+
+// One analysed text: the host file, or a C++/CUDA string embedded in it, or a file named by load().
+struct Module {
+  Language language = Language::Python;
+  std::string role;          // "host", "cpp_sources", "cuda_sources", "load-file"
+  std::string text;          // decoded text
+  SourceMap map;             // empty for the host file: offsets are host offsets already
+  Span span;                 // where the embedded text sits in the host file
+  int extension = -1;        // index into FactSet::extensions for embedded sources
+};
+
+struct Function {
+  std::string name;          // "forward"
+  std::string qualname;      // "ModelNew.forward", "add_kernel", "ModelNew.forward.<lambda>"
+  std::string class_name;    // enclosing class, if a method
+  FunctionKind kind = FunctionKind::Python;
+  std::vector<std::string> decorators;  // resolved: "triton.jit", "triton.autotune"
+  std::vector<std::string> params;
+  int module = 0;
+  int parent = -1;           // enclosing function, for nested defs and lambdas
+  Span span;                 // the name (or `lambda` keyword)
+  bool reachable = false;    // reachable from the entry point (ModelNew.forward)
+  bool executed_at_import = false;  // module body, or called from it / from __init__
+};
+
+enum class ReceiverKind { None, Module, Value, Param, Self, Literal };
+std::string_view to_string(ReceiverKind kind);
+
+struct Call {
+  std::string callee;        // as written: "t.mm", "getattr(torch, 'mat'+'mul')"
+  std::string resolved;      // fully qualified: "torch.mm", "torch.Tensor.sum", "operator.matmul"
+  std::string method;        // last name component: "mm", "sum"
+  ReceiverKind receiver = ReceiverKind::None;  // what the callee hangs off
+  bool dynamic_name = false;  // the name was built at run time and folded (getattr + concat, __dict__)
+  bool unresolved_dynamic = false;  // a run-time name that could not be folded
+  bool instance_call = false;  // calling an object bound to a constructor call (self.fc = nn.Linear())
+  bool local_target = false;   // resolves to a function or class defined in this file
+  std::vector<std::string> string_args;  // folded constant string arguments
+  std::vector<std::string> keywords;     // keyword argument names
+  std::vector<std::string> keyword_values;  // resolved keyword values, same order ("torch.float16")
+  int function = -1;         // enclosing function
+  int module = 0;
+  bool reachable = false;    // enclosing function reachable and the call not under a dead guard
+  Guard guard;
+  Span span;
+};
+
+enum class LaunchKind { Triton, Extension, CudaChevron, CudaApi };
+std::string_view to_string(LaunchKind kind);
+
+struct Launch {
+  LaunchKind kind = LaunchKind::Triton;
+  std::string kernel;        // Triton: the jit function's qualname; Extension: "ext.fn"
+  int kernel_function = -1;  // index of the kernel's Function when it is known
+  std::string grid;          // grid expression as written
+  bool grid_empty = false;   // provably zero blocks
+  int function = -1;
+  int module = 0;
+  bool reachable = false;
+  Guard guard;
+  Span span;
+};
+
+struct Import {
+  std::string module;        // "torch.nn.functional"
+  std::string name;          // imported name for `from m import name`, else empty
+  std::string alias;         // the local binding
+  bool dynamic = false;      // importlib.import_module / __import__
+  int function = -1;
+  Span span;
+};
+
+enum class WriteKind { Attribute, Subscript, Setattr, Global };
+std::string_view to_string(WriteKind kind);
+
+struct AttributeWrite {
+  std::string target;        // as written
+  std::string resolved;      // "torch.cuda.Event.elapsed_time", "self.cache[]", "sys.modules[].N"
+  std::string attribute;     // the last attribute name, if any
+  WriteKind kind = WriteKind::Attribute;
+  ReceiverKind root = ReceiverKind::None;  // Module: an imported module; Param; Self; Value
+  bool dynamic_name = false;
+  bool augmented = false;    // +=, -=, ...
+  int function = -1;
+  bool reachable = false;
+  Guard guard;
+  Span span;
+};
+
+// A read of a dotted name that is not called: sys.argv, os.environ, frame.f_back.
+struct NameRef {
+  std::string resolved;
+  int function = -1;
+  bool reachable = false;
+  Span span;
+};
+
+// Module-level mutable state, or C++ static/global state holding tensors or pointers.
+struct GlobalState {
+  std::string name;
+  std::string kind;          // "list", "dict", "set", "tensor", "pointer", "object"
+  bool mutated_in_forward = false;  // written from a reachable function
+  int module = 0;
+  Span span;
+};
+
+struct ExceptHandler {
+  std::vector<std::string> catches;  // resolved exception types; empty for a bare except
+  int function = -1;
+  bool reachable = false;
+  bool try_has_launch = false;
+  bool handler_has_torch_call = false;
+  Span span;
+};
+
+struct ClassDef {
+  std::string name;
+  std::vector<std::string> bases;    // resolved
+  std::vector<std::string> methods;
+  bool body_only_pass = false;
+  bool alias = false;                // `ModelNew = Model`: a binding, not a class statement
+  Span span;
+};
+
+struct Cast {
+  std::string to_dtype;      // resolved: "torch.float16", "tl.bfloat16", "__float2half"
+  std::string via;           // "method", "keyword", "function", "flag"
+  int function = -1;
+  int module = 0;
+  bool reachable = false;
+  Span span;
+};
+
+// A value returned from a reachable function.
+struct Return {
+  int function = -1;
+  std::vector<std::string> origins;  // resolved calls the value came from ("torch.empty_like")
+  bool returns_param = false;  // a parameter, or a view/cast/clone of one
+  bool written = false;        // the returned buffer was passed to a launch or written
+  bool from_state = false;     // read from self.*, a module global, or a container in one
+  bool reachable = false;
+  Span span;
+};
+
+struct StringConst {
+  std::string value;
+  int function = -1;
+  Span span;
+};
+
+// A load_inline / load call: the compiled extension and what it exports.
+struct Extension {
+  std::string binding;       // variable the module is bound to ("fused", "self.ext")
+  std::string name;          // name= argument
+  std::string loader;        // "torch.utils.cpp_extension.load_inline"
+  std::vector<std::string> functions;  // functions=[...]
+  std::vector<std::string> source_files;  // load(sources=[...])
+  bool sources_unresolved = false;  // a source argument could not be folded to text
+  Span span;
+};
+
+enum class SubmissionFormat { Unknown, KernelBenchCuda, KernelBenchTriton, KernelBenchPython, Task, PythonOther, RawCuda };
+std::string_view to_string(SubmissionFormat format);
+
+struct FactSet {
+  SubmissionFormat format = SubmissionFormat::Unknown;
+  std::string engine = "tree-sitter-python";
+  std::vector<Module> modules;  // modules[0] is the host file
+  std::vector<Function> functions;
+  std::vector<Call> calls;
+  std::vector<Launch> launches;
+  std::vector<Import> imports;
+  std::vector<AttributeWrite> writes;
+  std::vector<NameRef> names;
+  std::vector<GlobalState> globals;
+  std::vector<ExceptHandler> handlers;
+  std::vector<ClassDef> classes;
+  std::vector<Cast> casts;
+  std::vector<Return> returns;
+  std::vector<StringConst> strings;
+  std::vector<Extension> extensions;
+  int entry = -1;            // ModelNew.forward
+  std::vector<int> entries;  // every entry point (forward, __call__)
+
+  std::string function_name(int index) const {
+    return index >= 0 && index < static_cast<int>(functions.size()) ? functions[index].qualname : "<module>";
+  }
+};
+
+// ----- Generic field access for the rule engine -----
+
+using FieldValue = std::variant<std::monostate, bool, int64_t, std::string, std::vector<std::string>>;
+
+enum class FactKind { Call, Launch, Import, Write, Name, Global, Handler, Class, Cast, Return, String, Function, Extension };
+std::optional<FactKind> parse_fact_kind(std::string_view name);
+std::string_view to_string(FactKind kind);
+
+// Names of the fields a rule may use on facts of this kind (for validation and docs).
+const std::vector<std::string>& field_names(FactKind kind);
+size_t fact_count(const FactSet& facts, FactKind kind);
+FieldValue fact_field(const FactSet& facts, FactKind kind, size_t index, std::string_view field);
+Span fact_span(const FactSet& facts, FactKind kind, size_t index);
+
+}  // namespace kgate
