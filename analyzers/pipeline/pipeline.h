@@ -1,0 +1,42 @@
+// The static pipeline for one file: ingest -> facts -> rules + policy -> findings -> verdict.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzers/core/diagnostic.h"
+#include "analyzers/core/facts.h"
+#include "analyzers/ingest/ingest.h"
+
+namespace kgate {
+
+class RuleSet;   // analyzers/rules/rule_set.h
+struct Policy;   // analyzers/rules/policy.h
+struct Config;   // analyzers/core/config.h
+
+struct FileResult {
+  std::string path;
+  SubmissionFormat format = SubmissionFormat::Unknown;
+  bool rejected = false;        // any unsuppressed finding of severity error
+  std::vector<Diagnostic> findings;  // sorted by line, col, rule
+  size_t suppressed = 0;
+  nlohmann::json metrics = nlohmann::json::object();
+};
+
+struct AnalysisContext {
+  const RuleSet* rules = nullptr;
+  const Policy* policy = nullptr;
+  const Config* config = nullptr;
+  ingest::Limits limits;
+  // Fixture mode: only these rule ids run (empty: every enabled rule).
+  std::vector<std::string> only_rules;
+};
+
+FileResult analyze_file(const std::string& path, const AnalysisContext& context);
+// Same, on text already in memory (the Python bindings and the fuzzers use this).
+FileResult analyze_source(const std::string& path, const std::string& text, const AnalysisContext& context);
+
+}  // namespace kgate

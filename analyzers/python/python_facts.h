@@ -1,0 +1,21 @@
+// Python and Triton facts from tree-sitter: imports, the alias table, calls with resolved names,
+// writes, classes, Triton launches, load_inline sources with their source maps, and reachability
+// from ModelNew.forward.
+#pragma once
+
+#include <vector>
+
+#include "analyzers/core/diagnostic.h"
+#include "analyzers/core/facts.h"
+#include "analyzers/core/source.h"
+#include "analyzers/ingest/ingest.h"
+
+namespace kgate::python {
+
+// Parses `file` and fills `facts` (modules[0] is the host file; embedded C++/CUDA strings follow).
+// Parse problems (syntax errors, nesting too deep, too many embedded sources) go to `diagnostics`
+// as input-* findings; facts are still extracted from whatever parsed.
+void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet& facts,
+                   std::vector<Diagnostic>& diagnostics);
+
+}  // namespace kgate::python

@@ -1,0 +1,53 @@
+// Thin helpers over tree-sitter's C API for walking Python syntax trees.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cstring>
+#include <memory>
+#include <string_view>
+
+#include "analyzers/core/diagnostic.h"
+
+namespace kgate::ts {
+
+struct TreeDeleter {
+  void operator()(TSTree* tree) const { ts_tree_delete(tree); }
+};
+struct ParserDeleter {
+  void operator()(TSParser* parser) const { ts_parser_delete(parser); }
+};
+using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
+using ParserPtr = std::unique_ptr<TSParser, ParserDeleter>;
+
+inline bool is(TSNode node, const char* type) { return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0; }
+inline std::string_view type(TSNode node) { return ts_node_is_null(node) ? std::string_view{} : ts_node_type(node); }
+inline TSNode field(TSNode node, const char* name) {
+  if (ts_node_is_null(node)) return TSNode{};
+  return ts_node_child_by_field_name(node, name, static_cast<uint32_t>(std::strlen(name)));
+}
+inline std::string_view text(TSNode node, std::string_view source) {
+  if (ts_node_is_null(node)) return {};
+  uint32_t b = ts_node_start_byte(node), e = ts_node_end_byte(node);
+  if (b > source.size() || e > source.size() || e < b) return {};
+  return source.substr(b, e - b);
+}
+inline Span span(TSNode node) {
+  if (ts_node_is_null(node)) return Span{1, 1, 1, 1};
+  TSPoint s = ts_node_start_point(node), e = ts_node_end_point(node);
+  return Span{s.row + 1, s.column + 1, e.row + 1, e.column + 1};
+}
+// Child access that tolerates null nodes (an absent optional field), which the C API does not.
+inline uint32_t named_count(TSNode node) { return ts_node_is_null(node) ? 0 : ts_node_named_child_count(node); }
+inline TSNode named_child(TSNode node, uint32_t i) { return ts_node_is_null(node) ? TSNode{} : ts_node_named_child(node, i); }
+inline uint32_t count(TSNode node) { return ts_node_is_null(node) ? 0 : ts_node_child_count(node); }
+inline TSNode child(TSNode node, uint32_t i) { return ts_node_is_null(node) ? TSNode{} : ts_node_child(node, i); }
+inline TSNode parent(TSNode node) { return ts_node_is_null(node) ? TSNode{} : ts_node_parent(node); }
+
+// Same node, for maps keyed on nodes.
+inline uint64_t key(TSNode node) {
+  return (static_cast<uint64_t>(ts_node_start_byte(node)) << 32) ^ ts_node_end_byte(node) ^
+         (static_cast<uint64_t>(ts_node_symbol(node)) << 48);
+}
+
+}  // namespace kgate::ts
