@@ -1,0 +1,73 @@
+// valijson behind a small value type; its failures become Error values, not aborts or exceptions.
+// Without this define valijson calls abort() on a malformed schema.
+#define VALIJSON_USE_EXCEPTIONS 1
+
+#include "analyzers/core/json_schema.h"
+
+#include <fstream>
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validator.hpp>
+
+namespace kgate {
+
+namespace {
+
+// valijson's context is {"<root>", "[match]", "[where]", "[0]"}; users read "match.where[0]".
+std::string format_context(const std::vector<std::string>& context) {
+  std::string out;
+  for (const auto& part : context) {
+    if (part == "<root>") continue;
+    std::string name = part;
+    if (name.size() >= 2 && name.front() == '[' && name.back() == ']') name = name.substr(1, name.size() - 2);
+    const bool index = !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+    if (index) out += "[" + name + "]";
+    else out += (out.empty() ? "" : ".") + name;
+  }
+  return out.empty() ? "(top level)" : out;
+}
+
+}  // namespace
+
+Result<JsonSchema> JsonSchema::from_json(const nlohmann::json& schema_document, const std::string& source) {
+  try {
+    auto schema = std::make_shared<valijson::Schema>();
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    valijson::adapters::NlohmannJsonAdapter adapter(schema_document);
+    parser.populateSchema(adapter, *schema);
+    JsonSchema result;
+    result.schema_ = std::move(schema);
+    return result;
+  } catch (const std::exception& e) {
+    return Error{source + ": invalid JSON Schema: " + e.what()};
+  }
+}
+
+Result<JsonSchema> JsonSchema::load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{path + ": cannot open schema"};
+  nlohmann::json document = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) return Error{path + ": schema is not valid JSON"};
+  return from_json(document, path);
+}
+
+std::vector<std::string> JsonSchema::validate(const nlohmann::json& document) const {
+  std::vector<std::string> problems;
+  if (!schema_) return {"no schema loaded"};
+  try {
+    valijson::Validator validator;
+    valijson::ValidationResults results;
+    valijson::adapters::NlohmannJsonAdapter target(document);
+    if (validator.validate(*schema_, target, &results)) return problems;
+    valijson::ValidationResults::Error error;
+    while (results.popError(error)) problems.push_back(format_context(error.context) + ": " + error.description);
+    if (problems.empty()) problems.push_back("document does not match the schema");
+  } catch (const std::exception& e) {
+    problems.push_back(std::string("schema validation failed: ") + e.what());
+  }
+  return problems;
+}
+
+}  // namespace kgate

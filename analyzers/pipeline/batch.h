@@ -1,0 +1,29 @@
+// Many files at once: discovering inputs under directories and analysing them on a thread pool.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "analyzers/pipeline/pipeline.h"
+
+namespace kgate {
+
+// Extensions a directory walk picks up; a file named explicitly is always analysed.
+bool is_analysable_extension(const std::string& path);
+
+// Files to analyse, in input order; each directory is walked recursively in sorted order, skipping
+// hidden entries (".git", ".venv") and whatever `excluded` says (config `exclude`).
+std::vector<std::string> discover_files(const std::vector<std::string>& paths,
+                                        const std::function<bool(const std::string& path)>& excluded);
+
+struct BatchItem {
+  std::string path;
+  const AnalysisContext* context = nullptr;  // contexts may differ per file (nearest .kgate.yaml)
+};
+
+// Runs analyze_file over the items on `threads` workers (0: the hardware's count). Results come back
+// in input order whatever order the workers finish in.
+std::vector<FileResult> analyze_batch(const std::vector<BatchItem>& items, unsigned threads);
+
+}  // namespace kgate

@@ -1,0 +1,46 @@
+// Emitters: every format prints the same FileResult records (text for people, JSON, SARIF 2.1.0).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzers/pipeline/pipeline.h"
+
+namespace kgate {
+
+class RuleSet;
+
+struct RunSummary {
+  size_t files = 0;
+  size_t rejected = 0;
+  size_t errors = 0;
+  size_t warnings = 0;
+  size_t notes = 0;
+  size_t suppressed = 0;
+  std::map<std::string, size_t> per_rule;  // finding count by rule id (sorted)
+  size_t findings() const { return errors + warnings + notes; }
+};
+
+RunSummary summarize(const std::vector<FileResult>& results);
+
+// gcc style: `path:line:col: severity: message [rule-id]`, then the summary and a count per rule.
+void write_text(std::ostream& out, const std::vector<FileResult>& results);
+
+// DESIGN.md's object: {"files":[{path, format, verdict, findings:[...], metrics}], "summary":{files, rejected, findings}}.
+nlohmann::json to_json(const std::vector<FileResult>& results);
+
+// SARIF 2.1.0 with one run. `rules` (may be null) describes every rule in tool.driver.rules; findings
+// of rules it lacks get a minimal descriptor. URIs are relative to `base_dir` when under it.
+nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* rules, std::string_view tool_version,
+                        const std::string& base_dir);
+
+// The path as SARIF wants it: relative to base_dir where possible, '/' separators, percent-encoded.
+std::string sarif_uri(const std::string& path, const std::string& base_dir);
+
+}  // namespace kgate

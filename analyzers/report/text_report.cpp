@@ -1,0 +1,53 @@
+// The text report: gcc-style lines that editors and CI log parsers already understand.
+#include <algorithm>
+#include <iomanip>
+
+#include "analyzers/report/report.h"
+
+namespace kgate {
+
+RunSummary summarize(const std::vector<FileResult>& results) {
+  RunSummary summary;
+  summary.files = results.size();
+  for (const auto& file : results) {
+    if (file.rejected) ++summary.rejected;
+    summary.suppressed += file.suppressed;
+    for (const auto& d : file.findings) {
+      switch (d.severity) {
+        case Severity::Error: ++summary.errors; break;
+        case Severity::Warning: ++summary.warnings; break;
+        case Severity::Note: ++summary.notes; break;
+      }
+      ++summary.per_rule[d.rule];
+    }
+  }
+  return summary;
+}
+
+namespace {
+
+std::string plural(size_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+void write_text(std::ostream& out, const std::vector<FileResult>& results) {
+  for (const auto& file : results) {
+    for (const auto& d : file.findings) {
+      out << d.path << ':' << d.span.line << ':' << d.span.col << ": " << to_string(d.severity) << ": " << d.message << " [" << d.rule
+          << "]\n";
+    }
+  }
+  const RunSummary s = summarize(results);
+  out << "\nkgate: " << plural(s.files, "file") << " checked, " << s.rejected << " rejected; " << plural(s.errors, "error") << ", "
+      << plural(s.warnings, "warning") << ", " << plural(s.notes, "note") << "; " << s.suppressed << " suppressed\n";
+  if (s.per_rule.empty()) return;
+  size_t width = 4;
+  for (const auto& [rule, count] : s.per_rule) width = std::max(width, rule.size());
+  out << "\n  " << std::left << std::setw(static_cast<int>(width)) << "rule" << "  count\n";
+  for (const auto& [rule, count] : s.per_rule)
+    out << "  " << std::left << std::setw(static_cast<int>(width)) << rule << "  " << std::right << std::setw(5) << count << '\n';
+}
+
+}  // namespace kgate

@@ -1,0 +1,140 @@
+// C++ checks, registered in one list at the bottom of this file: read it top to bottom.
+#include "analyzers/rules/checks.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "analyzers/cuda/cuda_facts.h"
+#include "analyzers/rules/policy.h"
+#include "analyzers/rules/rule_set.h"
+
+namespace kgate {
+
+namespace {
+
+bool is_kernelbench(SubmissionFormat format) {
+  return format == SubmissionFormat::KernelBenchCuda || format == SubmissionFormat::KernelBenchTriton ||
+         format == SubmissionFormat::KernelBenchPython;
+}
+
+Diagnostic finding(const Rule& rule, std::string message, Span span) {
+  Diagnostic d;
+  d.rule = rule.id;
+  d.severity = rule.severity;
+  d.message = std::move(message);
+  d.span = span.valid() ? span : Span{1, 1, 1, 1};
+  return d;
+}
+
+std::string join_first(const std::vector<std::string>& names, size_t limit) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < limit; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > limit) out += ", and " + std::to_string(names.size() - limit) + " more";
+  return out;
+}
+
+// F1/F2: the submission must reach a kernel of its own. A forward that reaches only PyTorch ops,
+// or whose launches all sit in dead code, computes nothing custom.
+std::vector<Diagnostic> forward_reaches_no_kernel(const FactSet& facts, const Rule& rule, const Policy&) {
+  if (!is_kernelbench(facts.format) || facts.entry < 0 || facts.entry >= static_cast<int>(facts.functions.size())) return {};
+  // A launch only under `if self.training` runs in one mode of the module and not the other: it is
+  // not proof that forward computes with the kernel (F2).
+  if (std::any_of(facts.launches.begin(), facts.launches.end(),
+                  [](const Launch& l) { return l.reachable && !l.guard.training; }))
+    return {};
+
+  const Function& entry = facts.functions[facts.entry];
+  std::vector<std::string> reached;
+  for (const auto& call : facts.calls) {
+    if (!call.reachable || call.local_target || call.resolved.empty()) continue;
+    if (std::find(reached.begin(), reached.end(), call.resolved) == reached.end()) reached.push_back(call.resolved);
+  }
+  std::string message = entry.qualname + " reaches no custom kernel launch";
+  if (!facts.launches.empty())
+    message += " (" + std::to_string(facts.launches.size()) + " launch" + (facts.launches.size() == 1 ? " is" : "es are") +
+               " in unreachable or dead code)";
+  message += reached.empty() ? "; it calls nothing" : "; it calls " + join_first(reached, 5);
+  return {finding(rule, std::move(message), entry.span)};
+}
+
+// A KernelBench submission is judged through ModelNew; without it the harness runs something else.
+// Reported at the first nn.Module subclass (usually the renamed model, and a line a suppression
+// can name), else at line 1.
+std::vector<Diagnostic> modelnew_missing(const FactSet& facts, const Rule& rule, const Policy&) {
+  if (!is_kernelbench(facts.format) || facts.entry != -1) return {};
+  const bool has_modelnew = std::any_of(facts.classes.begin(), facts.classes.end(), [](const ClassDef& c) { return c.name == "ModelNew"; });
+  if (has_modelnew) return {};
+  const auto module_class = std::find_if(facts.classes.begin(), facts.classes.end(), [](const ClassDef& c) {
+    return !c.alias && std::any_of(c.bases.begin(), c.bases.end(), [](const std::string& base) {
+      return base == "torch.nn.Module" || base == "torch.nn.modules.module.Module";
+    });
+  });
+  if (module_class == facts.classes.end())
+    return {finding(rule, "no class ModelNew: a KernelBench submission must define ModelNew(nn.Module) with a forward method", {1, 1, 1, 1})};
+  return {finding(rule, "no class ModelNew: the harness looks for ModelNew, and this module defines " + module_class->name + " instead",
+                  module_class->span)};
+}
+
+// F2: kernels that exist only to be seen. A Triton kernel or an exported extension function that
+// forward never launches makes a submission look custom while PyTorch does the work.
+std::vector<Diagnostic> decoy_kernel_unlaunched(const FactSet& facts, const Rule& rule, const Policy&) {
+  // Reachability means nothing without an entry point (a library module, a task file).
+  if (facts.entry < 0) return {};
+  std::vector<Diagnostic> out;
+  for (size_t i = 0; i < facts.functions.size(); ++i) {
+    const Function& fn = facts.functions[i];
+    if (fn.kind != FunctionKind::TritonJit || fn.reachable) continue;
+    const bool launched = std::any_of(facts.launches.begin(), facts.launches.end(), [&](const Launch& l) {
+      return l.reachable && (l.kernel_function == static_cast<int>(i) || l.kernel == fn.qualname);
+    });
+    // A @triton.jit helper called from a launched kernel is device code, not a decoy.
+    const bool called = std::any_of(facts.calls.begin(), facts.calls.end(), [&](const Call& c) {
+      return c.reachable && c.local_target && c.resolved == fn.qualname;
+    });
+    if (launched || called) continue;
+    out.push_back(finding(rule, "Triton kernel " + fn.qualname + " is defined but never launched from forward", fn.span));
+  }
+  for (const auto& ext : facts.extensions) {
+    const std::string& prefix = ext.name.empty() ? ext.binding : ext.name;
+    for (const auto& function : ext.functions) {
+      const std::string kernel = prefix + "." + function;
+      const bool launched = std::any_of(facts.launches.begin(), facts.launches.end(),
+                                        [&](const Launch& l) { return l.reachable && l.kernel == kernel; });
+      if (!launched)
+        out.push_back(finding(rule, "extension function " + kernel + " is exported but forward never calls it", ext.span));
+    }
+  }
+  return out;
+}
+
+// F2 across languages: Python mod.fn(...) -> the C++ function fn -> a live launch -> a kernel that
+// writes memory. The C++ analyzer's link step (analyzers/cuda) proves each chain; this reports the
+// first link that breaks, at the Python call.
+std::vector<Diagnostic> extension_function_missing(const FactSet& facts, const Rule& rule, const Policy&) {
+  std::vector<Diagnostic> out;
+  for (const cuda::BrokenLink& broken : cuda::broken_links(facts)) out.push_back(finding(rule, broken.message, broken.span));
+  return out;
+}
+
+// The registry. Order is the order of evaluation and of `kgate rules` documentation.
+constexpr std::array<CheckEntry, 6> kChecks = {{
+    {"forward-reaches-no-kernel", &forward_reaches_no_kernel, "ModelNew.forward reaches no live kernel launch"},
+    {"modelnew-missing", &modelnew_missing, "a KernelBench submission defines no class ModelNew"},
+    {"decoy-kernel-unlaunched", &decoy_kernel_unlaunched, "a kernel is defined or exported but never launched"},
+    {"extension-function-missing", &extension_function_missing, "an extension call's C++ chain to a writing kernel is broken"},
+    {"ingest", nullptr, "findings produced by ingest (input-*): emitted by the pipeline"},
+    {"suppressions", nullptr, "findings about suppression comments: emitted by the pipeline"},
+}};
+
+}  // namespace
+
+std::span<const CheckEntry> check_registry() { return kChecks; }
+
+const CheckEntry* find_check(std::string_view name) {
+  for (const auto& entry : kChecks)
+    if (entry.name == name) return &entry;
+  return nullptr;
+}
+
+}  // namespace kgate

@@ -1,0 +1,322 @@
+// kgate: the command line of the static gate. Argument parsing, wiring and exit codes only.
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "analyzers/core/config.h"
+#include "analyzers/pipeline/batch.h"
+#include "analyzers/pipeline/pipeline.h"
+#include "analyzers/report/report.h"
+#include "analyzers/rules/checks.h"
+#include "analyzers/rules/policy.h"
+#include "analyzers/rules/rule_set.h"
+
+#ifdef KGATE_HAVE_CLANG
+#include "analyzers/cuda/clang/clang_engine.h"
+#endif
+
+#ifndef KGATE_VERSION
+#define KGATE_VERSION "0.0.0"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Exit codes of the CLI contract (DESIGN.md).
+constexpr int kExitClean = 0;
+constexpr int kExitFindings = 1;
+constexpr int kExitUsage = 2;
+
+int usage_error(const std::string& message) {
+  std::cerr << "kgate: error: " << message << "\n";
+  return kExitUsage;
+}
+
+// KGATE_RULES_DIR, else <exe>/../rules (an install tree), else the source tree it was built from.
+fs::path default_rules_dir() {
+  if (const char* env = std::getenv("KGATE_RULES_DIR"); env && *env) return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "rules";
+    if (fs::is_directory(installed, ec)) return installed;
+  }
+  return fs::path(KGATE_SOURCE_DIR) / "rules";
+}
+
+// Loads rules, printing every problem; nullopt means the rules directory is unusable.
+std::optional<kgate::RuleSet> load_rules_or_report(const fs::path& dir) {
+  kgate::RuleLoad load = kgate::load_rules(dir);
+  if (load.problems.empty()) return std::move(load.rules);
+  for (const auto& problem : load.problems) std::cerr << "kgate: error: " << problem.message << "\n";
+  std::cerr << "kgate: error: " << load.problems.size() << " problem(s) in " << dir.string() << " (see kgate rules --validate)\n";
+  return std::nullopt;
+}
+
+struct CheckOptions {
+  std::string task;
+  std::string policy;
+  std::string format = "text";
+  unsigned jobs = 0;
+  std::string fail_on = "error";
+  std::string config_file;
+  bool dump_config = false;
+  std::string rules_dir;
+  std::vector<std::string> only;
+  uint64_t max_file_bytes = kgate::ingest::Limits{}.max_file_bytes;
+  uint32_t max_nesting = kgate::ingest::Limits{}.max_nesting;
+  std::vector<std::string> paths;
+};
+
+// Per-file settings: each file gets the nearest .kgate.yaml (or --config), and a policy from
+// --policy/--task, else that config, else its file kind. Identical settings share one context.
+class ContextCache {
+ public:
+  ContextCache(const CheckOptions& options, const kgate::RuleSet& rules, const fs::path& rules_dir)
+      : options_(options), rules_(rules), policies_dir_(rules_dir / "policies") {}
+
+  // Config for a path; an error message on failure.
+  kgate::Result<const kgate::Config*> config_for(const std::string& path) {
+    std::string key;
+    if (!options_.config_file.empty()) key = options_.config_file;
+    else if (auto found = kgate::find_config(path)) key = found->string();
+    auto at = configs_.find(key);
+    if (at != configs_.end()) return &at->second;
+    kgate::Config config;
+    if (!key.empty()) {
+      auto loaded = kgate::load_config(key);
+      if (!loaded) return kgate::Error{loaded.error()};
+      config = std::move(*loaded);
+    }
+    return &configs_.emplace(key, std::move(config)).first->second;
+  }
+
+  std::string policy_name(const kgate::Config& config, const std::string& path) const {
+    if (!forced_policy_.empty()) return forced_policy_;
+    if (!config.policy.empty()) return config.policy;
+    return std::string(kgate::default_policy_name(kgate::ingest::kind_from_path(path)));
+  }
+
+  void force_policy(std::string name) { forced_policy_ = std::move(name); }
+
+  kgate::Result<const kgate::AnalysisContext*> context_for(const std::string& path) {
+    auto config = config_for(path);
+    if (!config) return kgate::Error{config.error()};
+    const std::string policy = policy_name(**config, path);
+    const auto key = std::make_pair((*config)->source, policy);
+    if (auto at = contexts_.find(key); at != contexts_.end()) return at->second;
+    auto loaded = policies_.find(policy);
+    if (loaded == policies_.end()) {
+      auto result = kgate::load_policy(policies_dir_, policy);
+      if (!result) return kgate::Error{result.error()};
+      loaded = policies_.emplace(policy, std::move(*result)).first;
+    }
+    kgate::AnalysisContext& context = storage_.emplace_back();
+    context.rules = &rules_;
+    context.policy = &loaded->second;
+    context.config = *config;
+    context.limits.max_file_bytes = options_.max_file_bytes;
+    context.limits.max_nesting = options_.max_nesting;
+    context.only_rules = options_.only;
+    contexts_.emplace(key, &context);
+    return &context;
+  }
+
+ private:
+  const CheckOptions& options_;
+  const kgate::RuleSet& rules_;
+  fs::path policies_dir_;
+  std::string forced_policy_;
+  std::map<std::string, kgate::Config> configs_;
+  std::map<std::string, kgate::Policy> policies_;
+  std::map<std::pair<std::string, std::string>, const kgate::AnalysisContext*> contexts_;
+  std::deque<kgate::AnalysisContext> storage_;  // stable addresses for BatchItem
+};
+
+int run_check(const CheckOptions& options) {
+  const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
+  auto rules = load_rules_or_report(rules_dir);
+  if (!rules) return kExitUsage;
+  for (const auto& id : options.only)
+    if (!rules->contains(id)) return usage_error("--only: unknown rule '" + id + "'");
+
+  ContextCache cache(options, *rules, rules_dir);
+  if (!options.policy.empty()) {
+    cache.force_policy(options.policy);
+  } else if (!options.task.empty()) {
+    auto policy = kgate::task_policy_name(rules_dir.parent_path() / "tasks", options.task);
+    if (!policy) return usage_error("--task: " + policy.error());
+    cache.force_policy(*policy);
+  }
+
+  if (options.dump_config) {
+    const std::string path = options.paths.empty() ? "." : options.paths.front();
+    auto config = cache.config_for(path);
+    if (!config) return usage_error(config.error());
+    std::cout << kgate::dump_config(**config, cache.policy_name(**config, path));
+    return kExitClean;
+  }
+  if (options.paths.empty()) return usage_error("check: no PATH given");
+  for (const auto& path : options.paths) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return usage_error("no such file or directory: " + path);
+  }
+
+  // Directory walks skip what the governing config excludes; files named explicitly are analysed.
+  std::string exclude_error;
+  const auto excluded = [&](const std::string& path) {
+    auto config = cache.config_for(path);
+    if (!config) {
+      exclude_error = config.error();
+      return true;
+    }
+    return (*config)->excludes(path);
+  };
+  const std::vector<std::string> files = kgate::discover_files(options.paths, excluded);
+  if (!exclude_error.empty()) return usage_error(exclude_error);
+
+  std::vector<kgate::BatchItem> items;
+  for (const auto& file : files) {
+    auto context = cache.context_for(file);
+    if (!context) return usage_error(context.error());
+    items.push_back({file, *context});
+  }
+  const std::vector<kgate::FileResult> results = kgate::analyze_batch(items, options.jobs);
+
+  if (options.format == "json") std::cout << kgate::to_json(results).dump(2) << "\n";
+  else if (options.format == "sarif") std::cout << kgate::to_sarif(results, &*rules, KGATE_VERSION, fs::current_path().string()).dump(2) << "\n";
+  else kgate::write_text(std::cout, results);
+
+  const kgate::Severity threshold = kgate::parse_severity(options.fail_on).value_or(kgate::Severity::Error);
+  for (const auto& result : results)
+    for (const auto& finding : result.findings)
+      if (finding.severity >= threshold) return kExitFindings;
+  return kExitClean;
+}
+
+int run_rules(const std::string& rules_dir_option, bool validate, const std::string& format) {
+  const fs::path rules_dir = rules_dir_option.empty() ? default_rules_dir() : fs::path(rules_dir_option);
+  kgate::RuleLoad load = kgate::load_rules(rules_dir);
+  std::vector<std::string> problems;
+  for (const auto& p : load.problems) problems.push_back(p.message);
+  if (validate) {
+    // Policies are data too: each must load, and the rule ids they name must exist.
+    for (const auto& name : kgate::policy_names(rules_dir / "policies")) {
+      auto policy = kgate::load_policy(rules_dir / "policies", name);
+      if (!policy) {
+        problems.push_back(policy.error());
+        continue;
+      }
+      for (const auto& id : policy->disabled_rules)
+        if (id.find_first_of("*?[") == std::string::npos && !load.rules.contains(id))
+          problems.push_back("policy " + name + ": disabled_rules names unknown rule '" + id + "'");
+      for (const auto& [id, level] : policy->severity_overrides)
+        if (id.find_first_of("*?[") == std::string::npos && !load.rules.contains(id))
+          problems.push_back("policy " + name + ": severity_overrides names unknown rule '" + id + "'");
+    }
+    for (const auto& problem : problems) std::cout << "error: " << problem << "\n";
+    std::cout << load.rules.size() << " rule(s) valid, " << problems.size() << " problem(s)\n";
+    return problems.empty() ? kExitClean : kExitFindings;
+  }
+  for (const auto& problem : problems) std::cerr << "kgate: error: " << problem << "\n";
+  if (format == "json") {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& rule : load.rules.rules())
+      list.push_back({{"id", rule.id},
+                      {"severity", std::string(kgate::to_string(rule.severity))},
+                      {"techniques", rule.techniques},
+                      {"summary", rule.summary},
+                      {"kind", rule.is_check() ? "check" : "match"},
+                      {"file", rule.file}});
+    std::cout << list.dump(2) << "\n";
+  } else {
+    for (const auto& rule : load.rules.rules()) {
+      std::string techniques;
+      for (const auto& t : rule.techniques) techniques += (techniques.empty() ? "" : ",") + t;
+      std::cout << rule.id << "  " << kgate::to_string(rule.severity) << "  [" << techniques << "]  " << rule.summary << "\n";
+    }
+  }
+  return problems.empty() ? kExitClean : kExitFindings;
+}
+
+int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes) {
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return usage_error("no such file or directory: " + path);
+  }
+  kgate::AnalysisContext context;  // no rules: metrics only
+  context.limits.max_file_bytes = max_file_bytes;
+  std::vector<kgate::BatchItem> items;
+  for (const auto& file : kgate::discover_files(paths, nullptr)) items.push_back({file, &context});
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& result : kgate::analyze_batch(items, 0))
+    files.push_back({{"path", result.path}, {"format", std::string(kgate::to_string(result.format))}, {"metrics", result.metrics}});
+  std::cout << nlohmann::json{{"files", std::move(files)}}.dump(2) << "\n";
+  return kExitClean;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#ifdef KGATE_HAVE_CLANG
+  kgate::cuda::clang_init();  // the optional Clang engine of C++ facts; tree-sitter-cuda otherwise
+#endif
+  CLI::App app{"KernelGate: decides whether a GPU kernel submission computes with its own kernel"};
+  app.set_version_flag("--version", std::string("kgate ") + KGATE_VERSION);
+  app.require_subcommand(1);
+
+  CheckOptions check;
+  CLI::App* check_cmd = app.add_subcommand("check", "run the static gate on files or directories");
+  auto* task_opt = check_cmd->add_option("--task", check.task, "task name: its manifest selects the policy");
+  check_cmd->add_option("--policy", check.policy, "policy: kernelbench, repository or a task category")->excludes(task_opt);
+  check_cmd->add_option("--format", check.format, "output format")->check(CLI::IsMember({"text", "json", "sarif"}));
+  check_cmd->add_option("-j,--jobs", check.jobs, "worker threads (0: one per core)");
+  check_cmd->add_option("--fail-on", check.fail_on, "lowest severity that makes the exit code 1")
+      ->check(CLI::IsMember({"error", "warning", "note"}));
+  check_cmd->add_option("--config", check.config_file, "use this config instead of the nearest .kgate.yaml")->check(CLI::ExistingFile);
+  check_cmd->add_flag("--dump-config", check.dump_config, "print the effective configuration and exit");
+  check_cmd->add_option("--rules-dir", check.rules_dir, "rules directory (default: $KGATE_RULES_DIR, <exe>/../rules, the source tree)");
+  check_cmd->add_option("--only", check.only, "run only this rule (repeatable; fixture mode)")->allow_extra_args(false);
+  check_cmd->add_option("--max-file-bytes", check.max_file_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
+  check_cmd->add_option("--max-nesting", check.max_nesting, "input-too-deep above this syntax-tree depth")->check(CLI::PositiveNumber);
+  check_cmd->add_option("PATH", check.paths, "files or directories");
+
+  bool validate = false;
+  std::string rules_format = "text";
+  std::string rules_dir_for_rules;
+  CLI::App* rules_cmd = app.add_subcommand("rules", "list every rule, or validate the rule files");
+  rules_cmd->add_flag("--validate", validate, "validate every rule and policy file; exit 1 on any problem");
+  rules_cmd->add_option("--format", rules_format, "output format")->check(CLI::IsMember({"text", "json"}));
+  rules_cmd->add_option("--rules-dir", rules_dir_for_rules, "rules directory");
+
+  std::vector<std::string> metric_paths;
+  uint64_t metric_max_bytes = kgate::ingest::Limits{}.max_file_bytes;
+  CLI::App* metrics_cmd = app.add_subcommand("metrics", "print maintainability metrics as JSON");
+  metrics_cmd->add_option("PATH", metric_paths, "files or directories")->required();
+  metrics_cmd->add_option("--max-file-bytes", metric_max_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version exit 0; every other parse error is a usage error (2), not CLI11's 1xx.
+    return app.exit(e) == 0 ? kExitClean : kExitUsage;
+  }
+
+  try {
+    if (check_cmd->parsed()) return run_check(check);
+    if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
+    if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes);
+  } catch (const std::exception& e) {
+    std::cerr << "kgate: internal error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  return kExitUsage;
+}
