@@ -1,0 +1,38 @@
+// Fixture for cpp-library-call: library compute on the judged host path, through aliases and macros.
+#include <torch/extension.h>
+#include <cublas_v2.h>
+#include <ATen/cuda/CUDAContext.h>
+namespace T = torch;
+using namespace at;
+#define COMPUTE(a, b) mm(a, b)
+
+__global__ void scale(float* y, int64_t n) {
+  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) y[i] *= 2.0f;
+}
+
+torch::Tensor entry(torch::Tensor a, torch::Tensor b) {
+  // ok: cpp-library-call
+  auto out = torch::empty({a.size(0), b.size(1)}, a.options());
+  // ruleid: cpp-library-call
+  auto c = at::matmul(a, b);
+  // ruleid: cpp-library-call
+  auto d = T::conv2d(a, b);
+  // ruleid: cpp-library-call
+  auto e = COMPUTE(a, b);
+  const float one = 1.f, zero = 0.f;
+  // ok: cpp-library-call
+  cublasHandle_t h = at::cuda::getCurrentCUDABlasHandle();
+  // ruleid: cpp-library-call
+  cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, &one, a.data_ptr<float>(), 1, b.data_ptr<float>(), 1, &zero,
+              out.data_ptr<float>(), 1);
+  // ok: cpp-library-call
+  scale<<<1, 256>>>(out.data_ptr<float>(), out.numel());
+  return out;
+}
+
+// Not reachable from any entry (no tensor parameters, never called): not judged.
+void unused_helper(at::Tensor* a) {
+  // ok: cpp-library-call
+  at::matmul(*a, *a);
+}

@@ -1,0 +1,30 @@
+// Fixture for cpp-precision-downgrade: conversions to fp16/bf16/TF32.
+#include <torch/extension.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cublas_v2.h>
+
+__global__ void k(const float* x, __half* h, __nv_bfloat16* b, float* f) {
+  const int i = threadIdx.x;
+  // ruleid: cpp-precision-downgrade
+  h[i] = __float2half(x[i]);
+  // ruleid: cpp-precision-downgrade
+  b[i] = __float2bfloat16(x[i]);
+  // ok: cpp-precision-downgrade
+  f[i] = __half2float(h[i]);
+}
+
+torch::Tensor entry(torch::Tensor x) {
+  // ruleid: cpp-precision-downgrade
+  auto xh = x.to(at::kHalf);
+  // ruleid: cpp-precision-downgrade
+  auto xb = x.to(torch::kBFloat16);
+  // ok: cpp-precision-downgrade
+  auto xf = x.to(torch::kFloat32);
+  cublasHandle_t handle;
+  // ruleid: cpp-precision-downgrade
+  cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH);
+  auto out = torch::empty_like(xf);
+  k<<<1, 32>>>(x.data_ptr<float>(), (__half*)xh.data_ptr(), (__nv_bfloat16*)xb.data_ptr(), out.data_ptr<float>());
+  return out;
+}

@@ -1,0 +1,26 @@
+// Fixture for cpp-returns-unwritten: returning torch::empty* that nothing wrote.
+#include <torch/extension.h>
+
+__global__ void fill(float* y, int64_t n) {
+  const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 1.0f;
+}
+
+torch::Tensor unwritten(torch::Tensor x) {
+  auto out = torch::empty_like(x);
+  // ruleid: cpp-returns-unwritten
+  return out;
+}
+
+torch::Tensor direct(torch::Tensor x) {
+  // ruleid: cpp-returns-unwritten
+  return at::empty({x.size(0)}, x.options());
+}
+
+torch::Tensor written(torch::Tensor x) {
+  auto out = torch::empty_like(x);
+  float* p = out.data_ptr<float>();
+  fill<<<1, 256>>>(p, out.numel());
+  // ok: cpp-returns-unwritten
+  return out;
+}

@@ -1,0 +1,44 @@
+# Fixture for input-mutation: in-place changes to tensors the forward path was given.
+import torch
+import torch.nn as nn
+
+
+def _clear(t):
+    # ruleid: input-mutation
+    t.zero_()
+
+
+class _ScaleFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, scale):
+        # ok: input-mutation
+        ctx.scale = scale
+        return x * scale
+
+
+class ModelNew(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(n, n))
+
+    def forward(self, x, y):
+        # ruleid: input-mutation
+        x.zero_()
+        # ruleid: input-mutation
+        y.mul_(2.0)
+        # ruleid: input-mutation
+        x.copy_(y)
+        # ruleid: input-mutation
+        x[0] = 0
+        # ruleid: input-mutation
+        y.data = torch.empty_like(y)
+        _clear(y)
+        out = torch.empty_like(x)
+        # ok: input-mutation
+        out.fill_(0.0)
+        # ok: input-mutation
+        x.requires_grad_(False)
+        # ok: input-mutation
+        z = x.add(1.0)
+        z = _ScaleFn.apply(z, 2.0)
+        return out + z

@@ -1,0 +1,29 @@
+# Fixture for dynamic-lookup-unresolved: lookups and imports whose names cannot be folded.
+import importlib
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def _patch(obj, attr_name, value):
+    # ruleid: dynamic-lookup-unresolved
+    setattr(obj, attr_name, value)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, op, mod_name, attr_name):
+        # ruleid: dynamic-lookup-unresolved
+        y = getattr(torch, op)(x, x)
+        # ruleid: dynamic-lookup-unresolved
+        y = getattr(F, op + "_fn")(y)
+        # ruleid: dynamic-lookup-unresolved
+        y = torch.__dict__[op](y)
+        # ruleid: dynamic-lookup-unresolved
+        helper = importlib.import_module(mod_name)
+        _patch(helper, attr_name, y)
+        # ok: dynamic-lookup-unresolved
+        math_mod = importlib.import_module("math")
+        # ok: dynamic-lookup-unresolved
+        y = getattr(torch, "matmul")(y, y)
+        return y * math_mod.pi

@@ -1,0 +1,38 @@
+# Fixture for forward-mutates-state: counters, caches and banks kept between forward calls.
+import types
+
+import torch
+import torch.nn as nn
+
+_calls = 0
+# ruleid: forward-mutates-state
+_BANK = []
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        # ok: forward-mutates-state
+        self.calls = 0
+        # ok: forward-mutates-state
+        self.cache = {}
+
+    def _remember(self, key, out):
+        # ruleid: forward-mutates-state
+        self.cache[key] = out
+
+    def forward(self, x):
+        global _calls
+        # ruleid: forward-mutates-state
+        _calls += 1
+        # ruleid: forward-mutates-state
+        self.calls += 1
+        out = torch.empty_like(x)
+        # ruleid: forward-mutates-state
+        self.last = out
+        self._remember(x.shape, out)
+        _BANK.append(out)
+        cfg = types.SimpleNamespace()
+        # ok: forward-mutates-state
+        cfg.block = 128
+        return out

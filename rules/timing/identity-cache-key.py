@@ -1,0 +1,42 @@
+# Fixture for identity-cache-key: identity, pointer and version keys, and memoised helpers.
+import functools
+
+import torch
+import torch.nn as nn
+
+
+@functools.lru_cache(maxsize=None)
+# ruleid: identity-cache-key
+def _cached_result(key):
+    return key
+
+
+@functools.lru_cache(maxsize=None)
+# ok: identity-cache-key
+def _offline_table(n):
+    return n * 2
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        # ok: identity-cache-key
+        self.tag = id(self)
+        self.seen = {}
+
+    def forward(self, x):
+        # ruleid: identity-cache-key
+        key = id(x)
+        # ruleid: identity-cache-key
+        ptr = x.data_ptr()
+        # ruleid: identity-cache-key
+        version = x._version
+        # ruleid: identity-cache-key
+        fingerprint = hash((tuple(x.shape), str(x.dtype)))
+        # ruleid: identity-cache-key
+        storage = x.untyped_storage()
+        # ok: identity-cache-key
+        n, s0 = x.numel(), x.stride(0)
+        _cached_result(n)
+        del key, ptr, version, fingerprint, storage, s0
+        return torch.empty_like(x)
