@@ -1,0 +1,45 @@
+// Vocabulary shared by both CUDA engines: span mapping into the host file and the tables that
+// classify callee names (launch APIs, precision conversions, named dtype constants).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "analyzers/core/facts.h"
+#include "analyzers/core/source.h"
+
+namespace kgate::cuda {
+
+// A byte range of module `m`'s text, in host coordinates (through the module's source map when
+// it is embedded).
+Span host_span(const SourceFile& host, const Module& m, uint32_t begin, uint32_t end);
+
+// The launch API of a callee name ("cudaLaunchKernel" ...), with the argument index of the kernel
+// and of the first grid dimension; nullopt for other names.
+struct LaunchApi {
+  int kernel_arg = 0;
+  int grid_arg = 1;    // cuLaunchKernel: three arguments gx, gy, gz
+  int grid_args = 1;
+};
+std::optional<LaunchApi> launch_api(std::string_view resolved);
+
+// A precision conversion by a named function: "__float2half" -> "torch.float16".
+std::optional<std::string> conversion_function_dtype(std::string_view resolved);
+// A dtype named by a type or constant: "__half", "half", "at::kHalf", "c10::ScalarType::Half",
+// "torch::kBFloat16" -> "torch.float16" / "torch.bfloat16" / ...; nullopt when not a low precision.
+std::optional<std::string> low_precision_dtype(std::string_view name);
+// Tensor methods that convert precision by name: "half" -> torch.float16, "bfloat16" -> ...
+std::optional<std::string> conversion_method_dtype(std::string_view method);
+
+// Last component of a qualified C++ name ("at::Tensor::to" -> "to").
+std::string_view last_component(std::string_view qualified);
+
+// Class names whose construction is recorded as a call "<class>::<last>" (std::thread ...).
+bool is_recorded_construction(std::string_view qualified_class);
+
+// Whether a qualified name is an ATen/torch tensor type (the kinds of static state that cache).
+bool is_tensor_type_name(std::string_view type_text);
+
+}  // namespace kgate::cuda

@@ -1,0 +1,3 @@
+// KernelGate shim: ATen/cuda/CUDABlas.h (see c10/cuda/CUDAStream.h).
+#pragma once
+#include "../../c10/cuda/CUDAStream.h"

@@ -1,0 +1,3 @@
+// KernelGate shim: ATen/cuda/CUDAEvent.h (see c10/cuda/CUDAStream.h).
+#pragma once
+#include "../../c10/cuda/CUDAStream.h"

@@ -1,0 +1,3 @@
+// KernelGate shim: cooperative_groups/reduce.h.
+#pragma once
+#include "../cooperative_groups.h"

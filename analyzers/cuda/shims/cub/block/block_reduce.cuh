@@ -1,0 +1,3 @@
+// KernelGate shim: cub/block/block_reduce.cuh (see cub/cub.cuh).
+#pragma once
+#include "../cub.cuh"

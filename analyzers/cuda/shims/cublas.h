@@ -1,0 +1,3 @@
+// KernelGate shim: cublas.h.
+#pragma once
+#include "cublas_api.h"

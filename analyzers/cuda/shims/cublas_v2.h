@@ -1,0 +1,3 @@
+// KernelGate shim: cublas_v2.h.
+#pragma once
+#include "cublas_api.h"

@@ -1,0 +1,3 @@
+// KernelGate shim: cute/algorithm/gemm.hpp.
+#pragma once
+#include "../tensor.hpp"

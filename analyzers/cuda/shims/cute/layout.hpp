@@ -1,0 +1,3 @@
+// KernelGate shim: cute/layout.hpp.
+#pragma once
+#include "tensor.hpp"

@@ -1,0 +1,3 @@
+// KernelGate shim: cutlass/array.h (see cutlass/cutlass.h).
+#pragma once
+#include "../cutlass/cutlass.h"

@@ -1,0 +1,3 @@
+// KernelGate shim: cutlass/layout/matrix.h (see cutlass/cutlass.h).
+#pragma once
+#include "../../cutlass/cutlass.h"

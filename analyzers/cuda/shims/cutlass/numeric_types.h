@@ -1,0 +1,3 @@
+// KernelGate shim: cutlass/numeric_types.h (see cutlass/cutlass.h).
+#pragma once
+#include "../cutlass/cutlass.h"

@@ -1,0 +1,3 @@
+// KernelGate shim: cutlass/util/host_tensor.h (see cutlass/cutlass.h).
+#pragma once
+#include "../../cutlass/cutlass.h"

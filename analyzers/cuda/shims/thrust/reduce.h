@@ -1,0 +1,3 @@
+// KernelGate shim: thrust/reduce.h (see thrust/device_vector.h).
+#pragma once
+#include "../thrust/device_vector.h"

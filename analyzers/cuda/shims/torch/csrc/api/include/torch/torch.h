@@ -1,0 +1,3 @@
+// KernelGate shim (see torch/extension.h).
+#pragma once
+#include "../../../../extension.h"

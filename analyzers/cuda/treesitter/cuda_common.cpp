@@ -1,0 +1,103 @@
+// Shared tables of the CUDA engines (lives in treesitter/ because that folder is always built).
+#include "analyzers/cuda/cuda_common.h"
+
+#include <array>
+#include <utility>
+
+namespace kgate::cuda {
+
+Span host_span(const SourceFile& host, const Module& m, uint32_t begin, uint32_t end) {
+  uint32_t hb = begin;
+  uint32_t he = end;
+  if (!m.map.empty()) {
+    hb = m.map.host_offset(begin);
+    // The end is exclusive: map the last byte and step past it.
+    he = end > begin ? m.map.host_offset(end - 1) + 1 : hb;
+  }
+  if (he < hb) he = hb;
+  return host.span(hb, he);
+}
+
+std::optional<LaunchApi> launch_api(std::string_view r) {
+  if (r == "cudaLaunchKernel" || r == "cudaLaunchCooperativeKernel" || r == "cudaLaunchKernel_ptsz" ||
+      r == "cudaLaunchCooperativeKernel_ptsz")
+    return LaunchApi{0, 1, 1};
+  if (r == "cudaLaunchKernelEx" || r == "cudaLaunchKernelExC") return LaunchApi{1, -1, 0};
+  if (r == "cuLaunchKernel" || r == "cuLaunchCooperativeKernel") return LaunchApi{0, 1, 3};
+  if (r == "cuLaunchKernelEx") return LaunchApi{1, -1, 0};
+  return std::nullopt;
+}
+
+std::optional<std::string> conversion_function_dtype(std::string_view r) {
+  static const std::array<std::pair<std::string_view, std::string_view>, 28> table = {{
+      {"__float2half", "torch.float16"}, {"__float2half_rn", "torch.float16"},
+      {"__float2half_rz", "torch.float16"}, {"__float2half_rd", "torch.float16"},
+      {"__float2half_ru", "torch.float16"}, {"__float2half2_rn", "torch.float16"},
+      {"__floats2half2_rn", "torch.float16"}, {"__float22half2_rn", "torch.float16"},
+      {"__double2half", "torch.float16"}, {"__int2half_rn", "torch.float16"},
+      {"__half2half2", "torch.float16"},
+      {"__float2bfloat16", "torch.bfloat16"}, {"__float2bfloat16_rn", "torch.bfloat16"},
+      {"__float2bfloat16_rz", "torch.bfloat16"}, {"__floats2bfloat162_rn", "torch.bfloat16"},
+      {"__float22bfloat162_rn", "torch.bfloat16"}, {"__double2bfloat16", "torch.bfloat16"},
+      {"__float2bfloat162_rn", "torch.bfloat16"},
+      {"__nv_cvt_float_to_fp8", "torch.float8_e4m3fn"}, {"__nv_cvt_float2_to_fp8x2", "torch.float8_e4m3fn"},
+      {"__nv_cvt_halfraw_to_fp8", "torch.float8_e4m3fn"}, {"__nv_cvt_bfloat16raw_to_fp8", "torch.float8_e4m3fn"},
+      {"wmma::__float_to_tf32", "tf32"}, {"nvcuda::wmma::__float_to_tf32", "tf32"},
+      {"__float_to_tf32", "tf32"}, {"cvt_rna_tf32", "tf32"},
+      {"__float2tf32", "tf32"}, {"__fp32_to_tf32", "tf32"},
+  }};
+  for (const auto& [name, dtype] : table)
+    if (r == name) return std::string(dtype);
+  return std::nullopt;
+}
+
+std::optional<std::string> low_precision_dtype(std::string_view n) {
+  auto strip = [](std::string_view s, std::string_view prefix) {
+    if (s.substr(0, prefix.size()) == prefix) s.remove_prefix(prefix.size());
+    return s;
+  };
+  for (std::string_view p : {"::", "at::", "c10::", "torch::", "ScalarType::", "nvcuda::wmma::", "wmma::",
+                             "precision::", "cutlass::"})
+    n = strip(n, p);
+  n = strip(n, "ScalarType::");
+  if (n == "__half" || n == "half" || n == "__half2" || n == "half2" || n == "__half_raw" || n == "kHalf" ||
+      n == "kFloat16" || n == "Half")
+    return "torch.float16";
+  if (n == "__nv_bfloat16" || n == "__nv_bfloat162" || n == "nv_bfloat16" || n == "nv_bfloat162" ||
+      n == "kBFloat16" || n == "BFloat16" || n == "bfloat16_t")
+    return "torch.bfloat16";
+  if (n == "half_t") return "torch.float16";
+  if (n == "__nv_fp8_e4m3" || n == "kFloat8_e4m3fn" || n == "Float8_e4m3fn" || n == "float_e4m3_t")
+    return "torch.float8_e4m3fn";
+  if (n == "__nv_fp8_e5m2" || n == "kFloat8_e5m2" || n == "Float8_e5m2" || n == "float_e5m2_t")
+    return "torch.float8_e5m2";
+  if (n == "tf32" || n == "tfloat32_t") return "tf32";
+  return std::nullopt;
+}
+
+std::optional<std::string> conversion_method_dtype(std::string_view m) {
+  if (m == "half") return "torch.float16";
+  if (m == "bfloat16") return "torch.bfloat16";
+  return std::nullopt;
+}
+
+std::string_view last_component(std::string_view q) {
+  auto pos = q.rfind("::");
+  if (pos != std::string_view::npos) q.remove_prefix(pos + 2);
+  auto dot = q.rfind('.');
+  if (dot != std::string_view::npos) q.remove_prefix(dot + 1);
+  return q;
+}
+
+bool is_recorded_construction(std::string_view c) {
+  return c == "std::thread" || c == "std::jthread" || c == "std::async" || c == "at::cuda::CUDAGraph" ||
+         c == "at::cuda::CUDAStream" || c == "c10::cuda::CUDAStream" || c == "at::cuda::CUDAEvent" ||
+         c == "c10::cuda::CUDAStreamGuard" || c == "at::cuda::CUDAStreamGuard" ||
+         c == "c10::cuda::OptionalCUDAStreamGuard" || c == "std::packaged_task";
+}
+
+bool is_tensor_type_name(std::string_view t) {
+  return t.find("Tensor") != std::string_view::npos;
+}
+
+}  // namespace kgate::cuda

@@ -1,0 +1,366 @@
+// Engine choice for CUDA C++ modules (Clang when registered, tree-sitter otherwise) and the
+// cross-language launch proof (link). Lives in treesitter/ because that folder is always built.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analyzers/cuda/cuda_common.h"
+#include "analyzers/cuda/cuda_facts.h"
+
+namespace kgate::cuda {
+namespace {
+
+// Set once by kgate_clang's clang_init(); read afterwards (no locking needed after start-up).
+ClangEngineFn g_clang_engine = nullptr;
+
+bool is_cpp(Language l) { return l == Language::Cuda || l == Language::Cpp; }
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+Language language_of_path(std::string_view path) {
+  for (std::string_view e : {".cu", ".cuh", ".CU"})
+    if (ends_with(path, e)) return Language::Cuda;
+  return Language::Cpp;
+}
+
+bool has_decorator(const Function& f, std::string_view d) {
+  return std::find(f.decorators.begin(), f.decorators.end(), d) != f.decorators.end();
+}
+
+}  // namespace
+
+void register_clang_engine(ClangEngineFn engine) { g_clang_engine = engine; }
+bool clang_available() { return g_clang_engine != nullptr; }
+
+void extract_facts(const SourceFile& host, FactSet& facts, std::vector<Diagnostic>& diagnostics,
+                   const CudaOptions& options) {
+  if (facts.modules.empty()) {
+    Module m;
+    m.language = language_of_path(host.path);
+    m.role = "host";
+    m.text = host.text;
+    m.span = host.span(0, static_cast<uint32_t>(host.text.size()));
+    facts.modules.push_back(std::move(m));
+    if (facts.format == SubmissionFormat::Unknown) facts.format = SubmissionFormat::RawCuda;
+  }
+  // load_inline joins a list of sources of one role with "\n" and compiles them as one file, so the
+  // strings of one (extension, role) are analysed together: their texts and source maps are
+  // concatenated into the first module of the group for the run, and restored afterwards. Facts
+  // name that first module.
+  std::vector<char> done(facts.modules.size(), 0);
+  bool any_clang = false;
+  for (int i = 0; i < static_cast<int>(facts.modules.size()); ++i) {
+    if (!is_cpp(facts.modules[i].language) || done[i]) continue;
+    done[i] = 1;
+    Module& first = facts.modules[i];
+    std::string saved_text;
+    SourceMap saved_map;
+    bool merged = false;
+    if (first.extension >= 0 && !first.map.empty()) {
+      for (int j = i + 1; j < static_cast<int>(facts.modules.size()); ++j) {
+        const Module& other = facts.modules[j];
+        if (done[j] || other.extension != first.extension || other.role != first.role || other.map.empty()) continue;
+        if (!merged) {
+          saved_text = first.text;
+          saved_map = first.map;
+          merged = true;
+        }
+        uint32_t last = first.map.host_offset(static_cast<uint32_t>(first.text.size()) - (first.text.empty() ? 0 : 1));
+        first.text += '\n';
+        first.map.append(last);
+        first.text += other.text;
+        first.map.append_map(other.map);
+        done[j] = 1;
+      }
+    }
+    std::string why = "Clang is not built into this binary";
+    bool ok = false;
+    if (options.force_tree_sitter) why = "the tree-sitter engine was requested";
+    else if (g_clang_engine) ok = g_clang_engine(host, facts, i, options, why);
+    if (!ok) {
+      extract_module_tree_sitter(host, facts, i);
+      Diagnostic d;
+      d.rule = "engine-fallback";
+      d.severity = Severity::Warning;
+      d.message = "C++ facts of this " + std::string(i == 0 ? "file" : "embedded source") +
+                  " come from the weaker tree-sitter-cuda engine (" + why +
+                  "): names are not resolved through macros, using-declarations or templates";
+      d.path = host.path;
+      d.span = facts.modules[i].span.valid() ? facts.modules[i].span : host.span(0, 0);
+      d.engine = "tree-sitter-cuda";
+      diagnostics.push_back(std::move(d));
+    }
+    any_clang = any_clang || ok;
+    if (merged) {
+      facts.modules[i].text = std::move(saved_text);
+      facts.modules[i].map = std::move(saved_map);
+    }
+  }
+  if (facts.modules[0].language != Language::Python)
+    facts.engine = any_clang ? "clang" : "tree-sitter-cuda";
+}
+
+namespace {
+
+// Functions are grouped by the extension that compiles them together (raw files: group -1).
+int group_of(const FactSet& f, int module) {
+  if (module < 0 || module >= static_cast<int>(f.modules.size())) return -2;
+  return f.modules[module].extension;
+}
+
+struct CallGraph {
+  // (group, qualified name) and (group, unqualified name) -> function indices
+  std::map<std::pair<int, std::string>, std::vector<int>> by_qualname, by_name;
+  std::vector<std::vector<int>> calls_of, launches_of;
+
+  explicit CallGraph(const FactSet& f) {
+    calls_of.resize(f.functions.size());
+    launches_of.resize(f.functions.size());
+    for (int i = 0; i < static_cast<int>(f.functions.size()); ++i) {
+      const auto& fn = f.functions[i];
+      if (!is_cpp(f.modules[fn.module].language)) continue;
+      int g = group_of(f, fn.module);
+      by_qualname[{g, fn.qualname}].push_back(i);
+      by_name[{g, fn.name}].push_back(i);
+    }
+    for (int i = 0; i < static_cast<int>(f.calls.size()); ++i)
+      if (f.calls[i].function >= 0) calls_of[f.calls[i].function].push_back(i);
+    for (int i = 0; i < static_cast<int>(f.launches.size()); ++i)
+      if (f.launches[i].function >= 0) launches_of[f.launches[i].function].push_back(i);
+  }
+
+  std::vector<int> targets(int group, const std::string& resolved) const {
+    if (auto it = by_qualname.find({group, resolved}); it != by_qualname.end()) return it->second;
+    if (resolved.find("::") == std::string::npos)
+      if (auto it = by_name.find({group, resolved}); it != by_name.end()) return it->second;
+    return {};
+  }
+};
+
+// The C++ function that an extension launch "<ext>.<fn>" reaches, or -1.
+int extension_target(const FactSet& f, const CallGraph& graph, const Launch& launch) {
+  auto dot = launch.kernel.rfind('.');
+  if (dot == std::string::npos) return -1;
+  std::string ext = launch.kernel.substr(0, dot);
+  std::string fn = launch.kernel.substr(dot + 1);
+  for (int e = 0; e < static_cast<int>(f.extensions.size()); ++e) {
+    const auto& x = f.extensions[e];
+    if (x.name != ext && x.binding != ext) continue;
+    int fallback = -1;
+    for (int i = 0; i < static_cast<int>(f.functions.size()); ++i) {
+      const auto& func = f.functions[i];
+      if (group_of(f, func.module) != e || !is_cpp(f.modules[func.module].language)) continue;
+      if (has_decorator(func, "export:" + fn)) return i;
+      if (func.name == fn && func.kind == FunctionKind::Host && fallback < 0) fallback = i;
+    }
+    if (fallback >= 0) return fallback;
+  }
+  (void)graph;
+  return -1;
+}
+
+}  // namespace
+
+// m.def("name", &fn) / TORCH_LIBRARY m.impl("name", fn): the collector leaves the bound function in
+// the call's keywords as "@bind:<qualname>"; the binding becomes an "export:<name>" decorator on
+// every function of that name in the same extension (the definition may sit in another string).
+static void apply_bindings(FactSet& facts) {
+  for (const auto& c : facts.calls) {
+    if (c.string_args.empty() || c.function < 0) continue;
+    int g = group_of(facts, facts.functions[c.function].module);
+    for (const auto& k : c.keywords) {
+      if (k.rfind("@bind:", 0) != 0) continue;
+      std::string target = k.substr(6);
+      std::string exported = "export:" + c.string_args.front();
+      // TORCH_LIBRARY schemas ("fwd(Tensor x) -> Tensor") name the op before the parenthesis.
+      if (auto paren = exported.find('('); paren != std::string::npos) exported.resize(paren);
+      for (auto& fn : facts.functions)
+        if (fn.qualname == target && group_of(facts, fn.module) == g && !has_decorator(fn, exported))
+          fn.decorators.push_back(exported);
+    }
+  }
+}
+
+void link(FactSet& facts) {
+  apply_bindings(facts);
+  CallGraph graph(facts);
+  const size_t n = facts.functions.size();
+  std::vector<char> reach(n, 0);
+  std::vector<int> work;
+  auto mark = [&](int i) {
+    if (i >= 0 && i < static_cast<int>(n) && !reach[i]) {
+      reach[i] = 1;
+      work.push_back(i);
+    }
+  };
+
+  bool python_host = !facts.modules.empty() && !is_cpp(facts.modules[0].language);
+  if (python_host) {
+    for (auto& launch : facts.launches) {
+      if (launch.kind != LaunchKind::Extension) continue;
+      launch.kernel_function = extension_target(facts, graph, launch);
+      if (launch.reachable) mark(launch.kernel_function);
+    }
+  } else {
+    // Raw repository: exported and tensor-taking host functions are the entries; without any,
+    // every host function that nothing in the file calls.
+    std::vector<char> called(n, 0);
+    for (const auto& c : facts.calls) {
+      if (c.function < 0) continue;
+      for (int t : graph.targets(group_of(facts, facts.functions[c.function].module), c.resolved))
+        if (t != c.function) called[t] = 1;
+    }
+    bool any_entry = false;
+    for (size_t i = 0; i < n; ++i) {
+      const auto& f = facts.functions[i];
+      bool exported = std::any_of(f.decorators.begin(), f.decorators.end(),
+                                  [](const std::string& d) { return d.rfind("export:", 0) == 0; });
+      if (exported || has_decorator(f, "tensor-entry") || f.qualname == "main") {
+        mark(static_cast<int>(i));
+        any_entry = true;
+      }
+    }
+    if (!any_entry)
+      for (size_t i = 0; i < n; ++i)
+        if (facts.functions[i].kind == FunctionKind::Host && !called[i]) mark(static_cast<int>(i));
+  }
+
+  // Resolve launch targets across the modules of one extension (a kernel defined in cuda_sources,
+  // launched from cpp_sources).
+  for (auto& l : facts.launches) {
+    if (l.kind == LaunchKind::Extension || l.kernel_function >= 0 || l.function < 0) continue;
+    auto t = graph.targets(group_of(facts, facts.functions[l.function].module), l.kernel);
+    if (!t.empty()) l.kernel_function = t.front();
+  }
+
+  while (!work.empty()) {
+    int f = work.back();
+    work.pop_back();
+    int g = group_of(facts, facts.functions[f].module);
+    for (int ci : graph.calls_of[f]) {
+      const auto& c = facts.calls[ci];
+      if (c.guard.dead()) continue;
+      for (int t : graph.targets(g, c.resolved)) mark(t);
+    }
+    for (int li : graph.launches_of[f]) {
+      const auto& l = facts.launches[li];
+      if (l.guard.dead() || l.grid_empty) continue;
+      mark(l.kernel_function);
+    }
+  }
+
+  auto cpp_function = [&](int fn) {
+    return fn >= 0 && fn < static_cast<int>(n) && is_cpp(facts.modules[facts.functions[fn].module].language);
+  };
+  for (size_t i = 0; i < n; ++i)
+    if (cpp_function(static_cast<int>(i))) facts.functions[i].reachable = reach[i];
+  for (auto& c : facts.calls)
+    if (cpp_function(c.function)) c.reachable = reach[c.function] && !c.guard.dead();
+  for (auto& l : facts.launches)
+    if (l.kind != LaunchKind::Extension && cpp_function(l.function))
+      l.reachable = reach[l.function] && !l.guard.dead();
+  for (auto& c : facts.casts)
+    if (cpp_function(c.function)) c.reachable = reach[c.function];
+  for (auto& r : facts.returns)
+    if (cpp_function(r.function)) r.reachable = reach[r.function];
+  for (auto& w : facts.writes)
+    if (cpp_function(w.function)) w.reachable = reach[w.function] && !w.guard.dead();
+  for (auto& nm : facts.names)
+    if (cpp_function(nm.function)) nm.reachable = reach[nm.function];
+}
+
+std::vector<int> missing_extension_functions(const FactSet& facts) {
+  std::vector<int> out;
+  for (int i = 0; i < static_cast<int>(facts.launches.size()); ++i) {
+    const auto& l = facts.launches[i];
+    if (l.kind != LaunchKind::Extension || l.kernel_function >= 0) continue;
+    auto dot = l.kernel.rfind('.');
+    std::string ext = dot == std::string::npos ? l.kernel : l.kernel.substr(0, dot);
+    for (int e = 0; e < static_cast<int>(facts.extensions.size()); ++e) {
+      const auto& x = facts.extensions[e];
+      if ((x.name != ext && x.binding != ext) || x.sources_unresolved) continue;
+      bool has_sources = std::any_of(facts.modules.begin(), facts.modules.end(),
+                                     [&](const Module& m) { return m.extension == e && is_cpp(m.language); });
+      if (has_sources) {
+        out.push_back(i);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<BrokenLink> broken_links(const FactSet& facts) {
+  std::vector<BrokenLink> out;
+  std::vector<int> missing = missing_extension_functions(facts);
+  CallGraph graph(facts);
+  for (int i = 0; i < static_cast<int>(facts.launches.size()); ++i) {
+    const Launch& l = facts.launches[i];
+    if (l.kind != LaunchKind::Extension || !l.reachable) continue;
+    BrokenLink b;
+    b.launch = i;
+    b.span = l.span;
+    if (std::find(missing.begin(), missing.end(), i) != missing.end()) {
+      b.kind = "function-missing";
+      b.message = "forward calls " + l.kernel + ", but the extension's C++ sources define no function " +
+                  std::string(last_component(l.kernel));
+      out.push_back(std::move(b));
+      continue;
+    }
+    if (l.kernel_function < 0) continue;  // sources unreadable: nothing to prove
+    // Walk the C++ side from the bound function: live calls and live launches only.
+    std::vector<char> seen(facts.functions.size(), 0);
+    std::vector<int> work = {l.kernel_function};
+    seen[l.kernel_function] = 1;
+    int live_launches = 0, writing_kernels = 0, launches_total = 0;
+    std::string silent_kernel;
+    while (!work.empty()) {
+      int f = work.back();
+      work.pop_back();
+      int g = group_of(facts, facts.functions[f].module);
+      for (int ci : graph.calls_of[f]) {
+        const Call& c = facts.calls[ci];
+        if (c.guard.dead()) continue;
+        for (int t : graph.targets(g, c.resolved))
+          if (!seen[t]) {
+            seen[t] = 1;
+            work.push_back(t);
+          }
+      }
+      for (int li : graph.launches_of[f]) {
+        const Launch& cl = facts.launches[li];
+        ++launches_total;
+        if (cl.guard.dead() || cl.grid_empty) continue;
+        ++live_launches;
+        if (cl.kernel_function < 0) {
+          ++writing_kernels;  // a kernel defined elsewhere (a header): assume it writes
+          continue;
+        }
+        const Function& k = facts.functions[cl.kernel_function];
+        if (has_decorator(k, "no-pointer-write")) silent_kernel = k.qualname;
+        else ++writing_kernels;
+      }
+    }
+    const std::string& fn = facts.functions[l.kernel_function].qualname;
+    if (live_launches == 0) {
+      b.kind = "no-live-launch";
+      b.message = "forward calls " + l.kernel + " -> C++ " + fn + ", which " +
+                  (launches_total == 0 ? std::string("launches no kernel")
+                                       : "launches kernels only on dead paths or with zero-block grids");
+    } else if (writing_kernels == 0) {
+      b.kind = "kernel-writes-nothing";
+      b.message = "forward calls " + l.kernel + " -> C++ " + fn + " -> kernel " + silent_kernel +
+                  ", which never writes through a pointer parameter";
+    } else {
+      continue;
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace kgate::cuda
