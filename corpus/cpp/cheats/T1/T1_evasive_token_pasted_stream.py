@@ -1,0 +1,48 @@
+"""T1 + T2 (evasive): cudaStreamCreateWithFlags is pasted together from fragments by a macro."""
+
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+cpp_source = """
+torch::Tensor relu_forward(torch::Tensor x);
+"""
+
+cuda_source = r"""
+#include <torch/extension.h>
+#define JOIN(a, b) cudaStream##a##b
+#define QUIET 0x1
+
+__global__ void relu_kernel(const float* __restrict__ x, float* __restrict__ y, int64_t n) {
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i < n) y[i] = fmaxf(x[i], 0.0f);
+}
+
+torch::Tensor relu_forward(torch::Tensor x) {
+    auto y = torch::empty_like(x);
+    static cudaStream_t s = nullptr;
+    if (!s) {
+        // ruleid: cpp-side-stream, cpp-token-pasted-api
+        JOIN(Create, WithFlags)(&s, QUIET);
+    }
+    relu_kernel<<<(x.numel() + 255) / 256, 256, 0, s>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel());
+    return y;
+}
+"""
+
+ext = load_inline(
+    name="kgate_cpp_t1_paste",
+    cpp_sources=cpp_source,
+    cuda_sources=cuda_source,
+    functions=["relu_forward"],
+    extra_cuda_cflags=["-O3"],
+    verbose=False,
+)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return ext.relu_forward(x)

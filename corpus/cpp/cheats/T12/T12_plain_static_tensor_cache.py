@@ -1,0 +1,48 @@
+"""T12 (plain): outputs cached in a static map keyed on the input's data_ptr; later calls skip the kernel."""
+
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+cpp_source = """
+torch::Tensor relu_forward(torch::Tensor x);
+"""
+
+cuda_source = r"""
+#include <torch/extension.h>
+#include <unordered_map>
+
+__global__ void relu_kernel(const float* __restrict__ x, float* __restrict__ y, int64_t n) {
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i < n) y[i] = fmaxf(x[i], 0.0f);
+}
+
+// ruleid: cpp-static-cache
+static std::unordered_map<void*, torch::Tensor> results;
+
+torch::Tensor relu_forward(torch::Tensor x) {
+    auto hit = results.find(x.data_ptr());
+    if (hit != results.end()) return hit->second;
+    auto y = torch::empty_like(x);
+    relu_kernel<<<(x.numel() + 255) / 256, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel());
+    results[x.data_ptr()] = y;
+    return y;
+}
+"""
+
+ext = load_inline(
+    name="kgate_cpp_t12_cache",
+    cpp_sources=cpp_source,
+    cuda_sources=cuda_source,
+    functions=["relu_forward"],
+    extra_cuda_cflags=["-O3"],
+    verbose=False,
+)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return ext.relu_forward(x)
