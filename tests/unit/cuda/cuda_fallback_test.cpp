@@ -1,0 +1,82 @@
+// The tree-sitter-cuda engine: used when Clang is absent, asked for, or cannot parse; it still finds
+// kernels, launches and calls, and says that the weaker engine was used.
+#include <gtest/gtest.h>
+
+#include "tests/unit/cuda/cuda_test_support.h"
+
+namespace kgate::cuda {
+namespace {
+
+using testing::extract_raw;
+using testing::find_call;
+using testing::line_of;
+
+const char* kKernelFile = R"(#include <torch/extension.h>
+#define JOIN(a, b) cudaStream##a##b
+namespace T = torch;
+__global__ void k(const float* x, float* y, int n) { int i = threadIdx.x; if (i < n) y[i] = x[i]; }
+__global__ void idle(const float* x) { float s = x[0]; (void)s; }
+torch::Tensor fwd(torch::Tensor x) {
+  auto y = torch::empty_like(x);
+  cudaStream_t s;
+  JOIN(Create, WithFlags)(&s, cudaStreamNonBlocking);
+  k<<<(x.numel() + 255) / 256, 256, 0, s>>>(x.data_ptr<float>(), y.data_ptr<float>(), x.numel());
+  if (false) { idle<<<1, 1>>>(x.data_ptr<float>()); }
+  k<<<0, 32>>>(x.data_ptr<float>(), y.data_ptr<float>(), 0);
+  auto z = T::matmul(x, x);
+  return y;
+}
+)";
+
+void expect_core_facts(const FactSet& f, const std::string& src) {
+  const Function* k = testing::find_function(f, "k");
+  const Function* idle = testing::find_function(f, "idle");
+  ASSERT_TRUE(k && idle);
+  EXPECT_EQ(k->kind, FunctionKind::CudaGlobal);
+  EXPECT_FALSE(testing::has(k->decorators, "no-pointer-write"));
+  EXPECT_TRUE(testing::has(idle->decorators, "no-pointer-write"));
+  ASSERT_EQ(f.launches.size(), 3u);
+  EXPECT_TRUE(f.launches[0].reachable);
+  EXPECT_EQ(f.launches[0].span.line, line_of(src, "k<<<(x"));
+  EXPECT_TRUE(f.launches[1].guard.constant_false);
+  EXPECT_TRUE(f.launches[2].grid_empty);
+  const Call* pasted = find_call(f, "cudaStreamCreateWithFlags");
+  ASSERT_NE(pasted, nullptr);
+  EXPECT_TRUE(pasted->dynamic_name);
+  EXPECT_NE(find_call(f, "at::matmul"), nullptr);
+}
+
+TEST(CudaFallback, RequestedTreeSitterEngine) {
+  CudaOptions options;
+  options.force_tree_sitter = true;
+  auto r = extract_raw(kKernelFile, options);
+  expect_core_facts(r.facts, kKernelFile);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].rule, "engine-fallback");
+  EXPECT_EQ(r.diagnostics[0].severity, Severity::Warning);
+  EXPECT_EQ(r.facts.engine, "tree-sitter-cuda");
+}
+
+#ifdef KGATE_HAVE_CLANG
+TEST(CudaFallback, ClangCannotParse) {
+  ASSERT_TRUE(clang_available());
+  // Valid CUDA followed by a pile of stray braces (a botched merge): Clang reports an error per brace.
+  std::string src = kKernelFile;
+  for (int i = 0; i < 40; ++i) src += "} } }\n";
+  auto r = extract_raw(src);
+  EXPECT_TRUE(testing::has_rule(r.diagnostics, "engine-fallback"));
+  EXPECT_EQ(r.facts.engine, "tree-sitter-cuda");
+  expect_core_facts(r.facts, src);
+}
+
+TEST(CudaFallback, ClangAgreesOnTheSameFile) {
+  ASSERT_TRUE(clang_available());
+  auto r = extract_raw(kKernelFile);
+  EXPECT_FALSE(testing::has_rule(r.diagnostics, "engine-fallback"));
+  expect_core_facts(r.facts, kKernelFile);
+}
+
+#endif  // KGATE_HAVE_CLANG
+
+}  // namespace
+}  // namespace kgate::cuda

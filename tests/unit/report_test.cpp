@@ -1,0 +1,122 @@
+// Emitters: the text lines and summary, DESIGN.md's JSON object, and the SARIF 2.1.0 shape.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "analyzers/report/report.h"
+#include "analyzers/rules/rule_set.h"
+
+namespace kgate {
+namespace {
+
+std::vector<FileResult> sample_results() {
+  FileResult bad;
+  bad.path = "subs/cheat.py";
+  bad.format = SubmissionFormat::KernelBenchCuda;
+  bad.rejected = true;
+  bad.suppressed = 2;
+  Diagnostic error;
+  error.rule = "torch-function-in-forward";
+  error.severity = Severity::Error;
+  error.message = "forward computes with torch.mm";
+  error.path = bad.path;
+  error.span = {12, 9, 12, 17};
+  error.fingerprint = "0123456789abcdef";
+  error.engine = "tree-sitter-python";
+  Diagnostic warning = error;
+  warning.rule = "host-readback-in-forward";
+  warning.severity = Severity::Warning;
+  warning.message = "forward reads back with .item()";
+  warning.span = {14, 5, 14, 11};
+  bad.findings = {error, warning};
+  bad.metrics = {{"lines", 40}};
+
+  FileResult good;
+  good.path = "subs/good dir/ok.py";
+  good.format = SubmissionFormat::KernelBenchTriton;
+  good.metrics = {{"lines", 10}};
+  return {bad, good};
+}
+
+TEST(TextReport, GccStyleLinesThenSummaryAndPerRuleTable) {
+  std::ostringstream out;
+  write_text(out, sample_results());
+  const std::string text = out.str();
+  EXPECT_NE(text.find("subs/cheat.py:12:9: error: forward computes with torch.mm [torch-function-in-forward]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("subs/cheat.py:14:5: warning: forward reads back with .item() [host-readback-in-forward]\n"), std::string::npos);
+  EXPECT_NE(text.find("2 files checked, 1 rejected; 1 error, 1 warning, 0 notes; 2 suppressed"), std::string::npos) << text;
+  EXPECT_NE(text.find("torch-function-in-forward      1"), std::string::npos) << text;
+}
+
+TEST(TextReport, CleanRunHasNoTable) {
+  std::ostringstream out;
+  write_text(out, {sample_results()[1]});
+  EXPECT_EQ(out.str(), "\nkgate: 1 file checked, 0 rejected; 0 errors, 0 warnings, 0 notes; 0 suppressed\n");
+}
+
+TEST(JsonReport, MatchesTheDesignContract) {
+  const nlohmann::json json = to_json(sample_results());
+  ASSERT_TRUE(json.contains("files"));
+  ASSERT_EQ(json["files"].size(), 2u);
+  const auto& file = json["files"][0];
+  EXPECT_EQ(file["path"], "subs/cheat.py");
+  EXPECT_EQ(file["format"], "kernelbench-cuda");
+  EXPECT_EQ(file["verdict"], "reject");
+  EXPECT_EQ(json["files"][1]["verdict"], "pass");
+  EXPECT_EQ(file["metrics"]["lines"], 40);
+  const auto& finding = file["findings"][0];
+  for (const char* key : {"rule", "severity", "message", "line", "col", "end_line", "end_col", "fingerprint", "engine"})
+    EXPECT_TRUE(finding.contains(key)) << key;
+  EXPECT_EQ(finding.size(), 9u);
+  EXPECT_EQ(finding["line"], 12);
+  EXPECT_EQ(finding["severity"], "error");
+  EXPECT_EQ(json["summary"], (nlohmann::json{{"files", 2}, {"rejected", 1}, {"findings", 2}}));
+}
+
+TEST(SarifReport, HasTheSarif210Shape) {
+  RuleSet rules;
+  Rule rule;
+  rule.id = "torch-function-in-forward";
+  rule.summary = "forward calls a PyTorch compute op";
+  rule.rationale = "F1: the baseline wrapper.";
+  rule.techniques = {"F1"};
+  rules.add(rule);
+  const nlohmann::json sarif = to_sarif(sample_results(), &rules, "1.2.3", "/work");
+  EXPECT_EQ(sarif["version"], "2.1.0");
+  EXPECT_TRUE(sarif["$schema"].get<std::string>().find("sarif") != std::string::npos);
+  ASSERT_EQ(sarif["runs"].size(), 1u);
+  const auto& run = sarif["runs"][0];
+  const auto& driver = run["tool"]["driver"];
+  EXPECT_EQ(driver["name"], "kgate");
+  EXPECT_EQ(driver["version"], "1.2.3");
+  ASSERT_EQ(driver["rules"].size(), 2u);  // the rule set's rule plus a stub for a rule it lacks
+  const auto& descriptor = driver["rules"][0];
+  EXPECT_EQ(descriptor["id"], "torch-function-in-forward");
+  EXPECT_EQ(descriptor["shortDescription"]["text"], "forward calls a PyTorch compute op");
+  EXPECT_EQ(descriptor["fullDescription"]["text"], "F1: the baseline wrapper.");
+  EXPECT_NE(descriptor["help"]["text"].get<std::string>().find("F1"), std::string::npos);
+  EXPECT_EQ(descriptor["properties"]["techniques"], nlohmann::json::array({"F1"}));
+  EXPECT_EQ(driver["rules"][1]["id"], "host-readback-in-forward");
+
+  ASSERT_EQ(run["results"].size(), 2u);
+  const auto& result = run["results"][0];
+  EXPECT_EQ(result["ruleId"], "torch-function-in-forward");
+  EXPECT_EQ(result["ruleIndex"], 0);
+  EXPECT_EQ(result["level"], "error");
+  EXPECT_EQ(result["message"]["text"], "forward computes with torch.mm");
+  const auto& location = result["locations"][0]["physicalLocation"];
+  EXPECT_EQ(location["artifactLocation"]["uri"], "subs/cheat.py");
+  EXPECT_EQ(location["region"], (nlohmann::json{{"startLine", 12}, {"startColumn", 9}, {"endLine", 12}, {"endColumn", 17}}));
+  EXPECT_EQ(result["partialFingerprints"]["primaryLocationLineHash"], "0123456789abcdef");
+  EXPECT_EQ(run["results"][1]["level"], "warning");
+  EXPECT_EQ(run["results"][1]["ruleIndex"], 1);
+}
+
+TEST(SarifReport, UrisAreRelativeAndEncoded) {
+  EXPECT_EQ(sarif_uri("/work/repo/a b/x#1.py", "/work/repo"), "a%20b/x%231.py");
+  EXPECT_EQ(sarif_uri("./sub/../k.cu", "/anywhere"), "k.cu");
+  EXPECT_EQ(sarif_uri("/elsewhere/k.cu", "/work/repo"), "/elsewhere/k.cu");
+}
+
+}  // namespace
+}  // namespace kgate
