@@ -119,7 +119,11 @@ std::optional<SourceFile> read_source(const std::string& path, std::string text_
       diagnostics.push_back(make("input-unreadable", Severity::Error, "cannot read file: permission denied or open failed", path));
       return std::nullopt;
     }
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    // One read of the size stat gave (the limit check above bounds it), then whatever the file grew by.
+    text.resize(ec ? 0 : static_cast<size_t>(size));
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<size_t>(in.gcount()));
+    if (in) text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     if (in.bad()) {
       diagnostics.push_back(make("input-unreadable", Severity::Error, "cannot read file: read error", path));
       return std::nullopt;

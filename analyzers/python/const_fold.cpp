@@ -279,13 +279,15 @@ std::optional<std::vector<FoldedString>> ConstFolder::fold_string_list(TSNode ex
     return std::nullopt;
   }
   if (t == "binary_operator" && ts::text(ts::field(expr, "operator"), source_) == "+") {
-    // list + list, or string + string
+    // string + string is one string; anything else that folds is list + list.
+    if (auto single = fold_string(expr, depth + 1)) return std::vector<FoldedString>{std::move(*single)};
     auto l = fold_string_list(ts::field(expr, "left"), depth + 1);
     auto r = fold_string_list(ts::field(expr, "right"), depth + 1);
-    if (l && r && (l->size() != 1 || r->size() != 1)) {
+    if (l && r) {
       l->insert(l->end(), r->begin(), r->end());
       return l;
     }
+    return std::nullopt;
   }
   auto single = fold_string(expr, depth + 1);
   if (!single) return std::nullopt;

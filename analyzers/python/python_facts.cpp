@@ -130,6 +130,7 @@ struct Edge {
   int from = -1;
   int to = -1;
   bool dead = false;
+  bool definition = false;  // a def/lambda nested in `from`: reached with it, but not run by it
 };
 
 struct GuardFrame {
@@ -220,7 +221,10 @@ class Extractor {
   void bind_target(TSNode target, TSNode value, int scope, int class_index) {
     std::string_view t = ts::type(target);
     if (t == "identifier") {
-      scopes_[scope].bindings[std::string(ts::text(target, src_))].push_back(Binding{value, scope});
+      std::string name(ts::text(target, src_));
+      // `global X; X = v` rebinds the module's X.
+      int into = scopes_[scope].globals_declared.count(name) ? 0 : scope;
+      scopes_[into].bindings[name].push_back(Binding{value, scope});
     } else if (t == "attribute") {
       TSNode obj = ts::field(target, "object");
       const Scope& s = scopes_[scope];
@@ -322,6 +326,8 @@ class Extractor {
     }
     if (t == "assignment") {
       TSNode left = ts::field(node, "left");
+      if (ts::is(left, "subscript") && ts::is(ts::field(left, "value"), "identifier"))
+        mutated_names_.insert(std::string(ts::text(ts::field(left, "value"), src_)));
       TSNode right = ts::field(node, "right");
       // a = b = value: the right side is another assignment.
       TSNode value = right;
@@ -331,6 +337,15 @@ class Extractor {
         TSNode inner_left = ts::field(right, "left");
         bind_target(inner_left, value, scope, class_index);
       }
+    } else if (t == "call") {
+      // parts.append(...): a container filled at run time is not the literal it started as.
+      TSNode fn = ts::field(node, "function");
+      if (ts::is(fn, "attribute") && ts::is(ts::field(fn, "object"), "identifier") &&
+          container_write_methods().count(std::string(ts::text(ts::field(fn, "attribute"), src_))))
+        mutated_names_.insert(std::string(ts::text(ts::field(fn, "object"), src_)));
+    } else if (t == "augmented_assignment") {
+      // `x += y`: x is no longer the constant it was bound to (a flag, a source string).
+      bind_target(ts::field(node, "left"), TSNode{}, scope, class_index);
     } else if (t == "named_expression") {
       bind_target(ts::field(node, "name"), ts::field(node, "value"), scope, class_index);
     } else if (t == "for_statement" || t == "for_in_clause") {
@@ -338,8 +353,7 @@ class Extractor {
     } else if (t == "as_pattern_target") {
       bind_target(ts::named_child(node, 0), TSNode{}, scope, class_index);
     }
-    uint32_t n = ts::named_count(node);
-    for (uint32_t i = 0; i < n; ++i) collect(ts::named_child(node, i), scope, class_index);
+    for (TSNode child : ts::named_children(node)) collect(child, scope, class_index);
   }
 
   // ===== Name resolution =====
@@ -395,16 +409,13 @@ class Extractor {
   // For constant folding: an identifier bound exactly once (module constants, source strings).
   std::optional<TSNode> lookup_constant(TSNode id) const {
     std::string name(ts::text(id, src_));
+    if (mutated_names_.count(name)) return std::nullopt;
     int scope = current_scope_ >= 0 ? current_scope_ : scope_of_node(id);
     Found f = find_name(name, scope);
-    if (f.k == Found::K::Binding && f.bindings && !f.bindings->empty()) {
-      const Binding& last = f.bindings->back();
-      if (!ts_node_is_null(last.expr)) {
-        // Several bindings: only a module-level sequence of the same kind of literal is trusted.
-        if (f.bindings->size() == 1 || f.scope != 0) return last.expr;
-        return last.expr;
-      }
-    }
+    // Only a name bound exactly once is a constant: a second binding (a reassignment, `+=`, a global
+    // rebound in a function) may run before the use, and folding must never guess.
+    if (f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->front().expr))
+      return f.bindings->front().expr;
     return std::nullopt;
   }
 
@@ -447,7 +458,16 @@ class Extractor {
         return class_member(obj.index, attr, depth, ReceiverKind::Value);
       }
       case Value::K::Self: {
+        // Python looks methods up on the runtime class: when ModelNew derives from the class this
+        // method was written in, ModelNew's overrides win.
         int ci = obj.index;
+        if (ci >= 0 && model_class_ >= 0 && ci != model_class_ && derives_from(model_class_, ci)) ci = model_class_;
+        if (attr == "__class__") {
+          Value c;
+          c.k = Value::K::Class;
+          c.index = ci;
+          return c;
+        }
         if (ci >= 0) {
           auto it = classes_[ci].self_attrs.find(attr);
           // Methods first (as Python looks up the type for functions it binds).
@@ -504,6 +524,22 @@ class Extractor {
         return v;
     }
     return v;
+  }
+
+  bool derives_from(int derived, int base) {
+    std::unordered_set<int> seen;
+    std::vector<int> stack = {derived};
+    while (!stack.empty()) {
+      int c = stack.back();
+      stack.pop_back();
+      if (c == base) return true;
+      if (c < 0 || !seen.insert(c).second) continue;
+      for (TSNode b : classes_[c].base_nodes) {
+        Value bv = eval(b, classes_[c].scope, 1);
+        if (bv.k == Value::K::Class) stack.push_back(bv.index);
+      }
+    }
+    return false;
   }
 
   bool is_autograd_function(int ci) {
@@ -748,6 +784,20 @@ class Extractor {
         v.index = extension_for(node, scope);
         return v;
       }
+      if (p == "builtins.type" && ts::named_count(args) == 1) {
+        Value obj = eval(positional_arg(args, 0), scope, depth + 1);
+        if (obj.k == Value::K::Self) return attribute_of(obj, "__class__", depth + 1);
+      }
+      constexpr std::string_view kDictGet = ".__dict__.get";
+      if (p.size() > kDictGet.size() && p.compare(p.size() - kDictGet.size(), kDictGet.size(), kDictGet) == 0) {
+        if (auto k = fold_in(positional_arg(args, 0), scope)) {
+          v.k = Value::K::Path;
+          v.path = p.substr(0, p.size() - kDictGet.size()) + "." + k->text;
+          v.dynamic = true;
+          v.receiver = ReceiverKind::Module;
+          return v;
+        }
+      }
       if (p == "builtins.super") {
         v.k = Value::K::Path;
         v.path = "super";
@@ -938,7 +988,11 @@ class Extractor {
       TSNode c = ts::child(cond, i);
       if (!ts_node_is_named(c)) op = ts::text(c, src_);
     }
-    auto sizeish = [&](TSNode n) { return shape_test(n); };
+    // A plain size read (x.shape[0], x.numel(), x.dim()), not arithmetic on one (x.dim() - 8).
+    auto sizeish = [&](TSNode n) {
+      std::string_view t = ts::type(n);
+      return (t == "subscript" || t == "call" || t == "attribute") && shape_test(n);
+    };
     auto rv = folder_.fold_int(r);
     auto lv = folder_.fold_int(l);
     if (sizeish(l) && rv) {
@@ -968,15 +1022,14 @@ class Extractor {
 
   void walk_block(TSNode block, int scope, const Guard& guard) {
     Guard g = guard;
-    uint32_t n = ts::named_count(block);
-    for (uint32_t i = 0; i < n; ++i) {
-      TSNode stmt = ts::named_child(block, i);
+    for (TSNode stmt : ts::named_children(block)) {
       walk(stmt, scope, g);
       std::string_view t = ts::type(stmt);
       if (t == "return_statement" || t == "raise_statement" || t == "continue_statement" || t == "break_statement")
         g.after_return = true;
     }
   }
+
 
   int function_index_of(TSNode def) const {
     for (size_t i = 0; i < function_nodes_.size(); ++i)
@@ -988,7 +1041,7 @@ class Extractor {
     int fi = function_index_of(def);
     if (fi < 0) return;
     // A nested def or lambda is reached when its parent is (it is defined there).
-    add_edge(scopes_[outer_scope].function, fi, outer.dead());
+    edges_.push_back(Edge{scopes_[outer_scope].function, fi, outer.dead(), true});
     int saved = current_scope_;
     int scope = function_scope_[fi];
     current_scope_ = scope;
@@ -1113,7 +1166,10 @@ class Extractor {
     }
     if (t == "call") {
       record_call(node, scope, guard);
-      walk_children(node, scope, guard);
+      TSNode fn = ts::field(node, "function");
+      if (ts::is(fn, "attribute")) walk_chain_inside(ts::field(fn, "object"), scope, guard);
+      else if (!ts::is(fn, "identifier")) walk(fn, scope, guard);  // a callee that is itself a call or subscript
+      walk(ts::field(node, "arguments"), scope, guard);
       return;
     }
     if (t == "binary_operator") {
@@ -1135,12 +1191,20 @@ class Extractor {
       return;
     }
     if (t == "attribute") {
-      record_name_ref(node, scope, guard);
-      walk(ts::field(node, "object"), scope, guard);
+      record_name_ref(node, scope, guard);  // the outermost attribute of a chain read as a value
+      walk_chain_inside(ts::field(node, "object"), scope, guard);
       return;
     }
     if (t == "identifier") {
       record_identifier_ref(node, scope, guard);
+      return;
+    }
+    if (t == "keyword_argument") {
+      walk(ts::field(node, "value"), scope, guard);  // the keyword's name is not a reference
+      return;
+    }
+    if (t == "expression_statement" && ts::named_count(node) == 1 && ts::is(ts::named_child(node, 0), "string")) {
+      walk_children(ts::named_child(node, 0), scope, guard);  // a docstring is not a path constant
       return;
     }
     if (t == "string") {
@@ -1151,10 +1215,21 @@ class Extractor {
     walk_children(node, scope, guard);
   }
 
+  // The inner links of an attribute chain (the `a.b` of `a.b.c`, or a callee's object) are not reads of
+  // their own: walk what hangs off them (calls, subscripts, arguments) but record no name for them.
+  void walk_chain_inside(TSNode node, int scope, const Guard& guard) {
+    if (ts::is(node, "attribute")) {
+      walk_chain_inside(ts::field(node, "object"), scope, guard);
+    } else if (ts::is(node, "identifier")) {
+      record_identifier_ref(node, scope, guard);
+    } else {
+      walk(node, scope, guard);
+    }
+  }
+
   void walk_children(TSNode node, int scope, const Guard& guard) {
     if (ts_node_is_null(node)) return;
-    uint32_t n = ts::named_count(node);
-    for (uint32_t i = 0; i < n; ++i) walk(ts::named_child(node, i), scope, guard);
+    for (TSNode child : ts::named_children(node)) walk(child, scope, guard);
   }
 
   void walk_target_parts(TSNode target, int scope, const Guard& guard) {
@@ -1589,10 +1664,8 @@ class Extractor {
   }
 
   void record_name_ref(TSNode node, int scope, const Guard& guard) {
-    // Only the outermost attribute of a chain, and not a call's callee or a write target.
-    TSNode parent = ts::parent(node);
-    if (ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), node)) return;
-    if (ts::is(parent, "call") && ts_node_eq(ts::field(parent, "function"), node)) return;
+    // walk() calls this for the outermost attribute of a chain only; callees and write targets never
+    // reach it (record_call and walk_target_parts walk around them).
     std::string attr(ts::text(ts::field(node, "attribute"), src_));
     static const std::unordered_set<std::string> special = {
         "f_back", "f_locals", "f_globals", "f_code", "__code__", "__globals__", "__closure__", "__builtins__",
@@ -1615,10 +1688,8 @@ class Extractor {
   }
 
   void record_identifier_ref(TSNode node, int scope, const Guard& guard) {
-    // A local function mentioned without being called (passed as a callback, stored) is reachable from here.
-    TSNode parent = ts::parent(node);
-    if (ts::is(parent, "call") && ts_node_eq(ts::field(parent, "function"), node)) return;
-    if (ts::is(parent, "keyword_argument") && ts_node_eq(ts::field(parent, "name"), node)) return;
+    // A local function mentioned without being called (passed as a callback, stored) is reachable from
+    // here. Callees and keyword names never come here (walk() steps around them).
     std::string name(ts::text(node, src_));
     Found f = find_name(name, scope);
     if (f.k == Found::K::Function) add_edge(fn_of(scope), f.index, guard.dead());
@@ -1640,8 +1711,6 @@ class Extractor {
   }
 
   void record_string(TSNode node, int scope) {
-    TSNode parent = ts::parent(node);
-    if (ts::is(parent, "expression_statement")) return;  // docstrings
     auto s = fold_in(node, scope);
     if (!s || s->text.size() > 512) return;
     if (s->text.find('/') == std::string::npos && s->text.find(".py") == std::string::npos) return;
@@ -1783,13 +1852,17 @@ class Extractor {
 
   void compute_reachability() {
     size_t nf = facts_.functions.size();
-    std::vector<std::vector<std::pair<int, bool>>> out(nf + 1);  // index nf = module body
+    // Reachability from forward follows definitions too (a nested function or lambda defined on the
+    // path is taken as reached: it is usually called or handed to something that calls it); "executed
+    // at import" follows calls only.
+    std::vector<std::vector<std::pair<int, bool>>> out(nf + 1), calls_only(nf + 1);  // index nf = module body
     for (const Edge& e : edges_) {
       if (e.to < 0) continue;
       size_t from = e.from < 0 ? nf : static_cast<size_t>(e.from);
       out[from].push_back({e.to, e.dead});
+      if (!e.definition) calls_only[from].push_back({e.to, e.dead});
     }
-    auto bfs = [&](const std::vector<int>& roots, auto mark) {
+    auto bfs = [&](const std::vector<int>& roots, auto mark, const auto& graph) {
       std::vector<int> stack(roots.begin(), roots.end());
       std::vector<char> seen(nf + 1, 0);
       while (!stack.empty()) {
@@ -1799,17 +1872,17 @@ class Extractor {
         if (seen[fi]) continue;
         seen[fi] = 1;
         if (f >= 0) mark(f);
-        for (auto [to, dead] : out[fi])
+        for (auto [to, dead] : graph[fi])
           if (!dead) stack.push_back(to);
       }
     };
-    bfs(facts_.entries, [&](int f) { facts_.functions[f].reachable = true; });
+    bfs(facts_.entries, [&](int f) { facts_.functions[f].reachable = true; }, out);
     std::vector<int> import_roots = {-1};
     if (model_class_ >= 0) {
       auto it = classes_[model_class_].methods.find("__init__");
       if (it != classes_[model_class_].methods.end()) import_roots.push_back(it->second);
     }
-    bfs(import_roots, [&](int f) { facts_.functions[f].executed_at_import = true; });
+    bfs(import_roots, [&](int f) { facts_.functions[f].executed_at_import = true; }, calls_only);
 
     auto live = [&](int function, const Guard& g) {
       return function >= 0 && facts_.functions[function].reachable && !g.dead();
@@ -2045,6 +2118,7 @@ class Extractor {
   std::unordered_map<uint64_t, int> extension_by_call_;
   std::vector<PendingReturn> returns_;
   std::unordered_map<int, ReturnFlow> summaries_;
+  std::unordered_set<std::string> mutated_names_;  // containers filled in place somewhere in the file
   std::vector<uint32_t> call_start_, launch_start_;
   std::vector<Guard> name_guards_, cast_guards_, handler_guards_;
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> handler_ranges_;

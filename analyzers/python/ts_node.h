@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "analyzers/core/diagnostic.h"
 
@@ -43,6 +44,22 @@ inline TSNode named_child(TSNode node, uint32_t i) { return ts_node_is_null(node
 inline uint32_t count(TSNode node) { return ts_node_is_null(node) ? 0 : ts_node_child_count(node); }
 inline TSNode child(TSNode node, uint32_t i) { return ts_node_is_null(node) ? TSNode{} : ts_node_child(node, i); }
 inline TSNode parent(TSNode node) { return ts_node_is_null(node) ? TSNode{} : ts_node_parent(node); }
+
+// The named children of a node, in order, through a cursor: ts_node_named_child(i) walks from the
+// first child every time, which makes loops over long blocks quadratic.
+inline std::vector<TSNode> named_children(TSNode node) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(node)) return out;
+  TSTreeCursor cursor = ts_tree_cursor_new(node);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
 
 // Same node, for maps keyed on nodes.
 inline uint64_t key(TSNode node) {

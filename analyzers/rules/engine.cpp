@@ -26,7 +26,13 @@ std::string field_text(const FieldValue& value) {
 }
 
 bool map_holds(const FactSet& facts, FactKind kind, size_t index, const ConditionMap& map) {
-  return std::all_of(map.begin(), map.end(), [&](const Condition& c) { return condition_holds(facts, kind, index, c); });
+  // Flags first (`reachable: true` rules out most facts), glob lists after: same answer, less matching.
+  auto is_glob = [](const Condition& c) { return std::holds_alternative<std::vector<std::string>>(c.expected); };
+  for (const Condition& c : map)
+    if (!is_glob(c) && !condition_holds(facts, kind, index, c)) return false;
+  for (const Condition& c : map)
+    if (is_glob(c) && !condition_holds(facts, kind, index, c)) return false;
+  return true;
 }
 
 bool language_allowed(const Rule& rule, const FactSet& facts, FactKind kind, size_t index) {
