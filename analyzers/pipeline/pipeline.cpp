@@ -41,14 +41,18 @@ Diagnostic pipeline_finding(std::string rule, std::string message, const std::st
 
 // C++/CUDA facts: for a raw .cu/.cpp file (module 0 is created from the host), and for the C++
 // strings a Python submission embeds (modules the Python extractor added). Then the cross-language
-// link marks what Python's extension calls reach. Options are the defaults: compile_commands.json
-// (`-p`) is not wired through AnalysisContext yet.
-void extract_cpp_facts(const SourceFile& file, FactSet& facts, std::vector<Diagnostic>& diagnostics) {
+// link marks what Python's extension calls reach.
+void extract_cpp_facts(const SourceFile& file, FactSet& facts, std::vector<Diagnostic>& diagnostics,
+                       const AnalysisContext& context) {
+  if (context.cpp_engine == "none") return;
   const bool has_cpp = facts.modules.empty() || std::any_of(facts.modules.begin(), facts.modules.end(), [](const Module& m) {
                          return m.language == Language::Cuda || m.language == Language::Cpp;
                        });
   if (!has_cpp) return;
-  cuda::extract_facts(file, facts, diagnostics, cuda::CudaOptions{});
+  cuda::CudaOptions options;
+  options.force_tree_sitter = context.cpp_engine == "tree-sitter";
+  options.compile_commands = context.compile_commands;
+  cuda::extract_facts(file, facts, diagnostics, options);
   cuda::link(facts);
 }
 
@@ -94,7 +98,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   if (source) {
     try {
       if (kind == ingest::FileKind::Python) python::extract_facts(*source, context.limits, facts, produced);
-      extract_cpp_facts(*source, facts, produced);
+      extract_cpp_facts(*source, facts, produced, context);
     } catch (const std::exception& e) {
       // An analyzer bug must not take down a batch: the file is rejected with the reason.
       produced.push_back(pipeline_finding("input-parse-error", std::string("analyzer failed: ") + e.what(), path));
@@ -102,7 +106,10 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   }
   result.format = facts.format;
 
-  std::vector<Diagnostic> findings = source ? engine.run(facts, path) : std::vector<Diagnostic>{};
+  // Task references (class Model + get_inputs) and Python files that are not submissions (a setup.py
+  // in a kernel repository) are not judged as candidates: only input problems are reported for them.
+  const bool judged = facts.format != SubmissionFormat::Task && facts.format != SubmissionFormat::PythonOther;
+  std::vector<Diagnostic> findings = source && judged ? engine.run(facts, path) : std::vector<Diagnostic>{};
   for (Diagnostic& d : produced) {
     // Input problems always surface in fixture mode: a fixture that does not parse tests nothing.
     const bool input_problem = d.rule.rfind("input-", 0) == 0;

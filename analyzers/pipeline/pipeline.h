@@ -33,6 +33,11 @@ struct AnalysisContext {
   ingest::Limits limits;
   // Fixture mode: only these rule ids run (empty: every enabled rule).
   std::vector<std::string> only_rules;
+  // The engine for C++/CUDA (embedded strings and raw files): "auto" (Clang where it is built in,
+  // tree-sitter-cuda otherwise), "tree-sitter", or "none" (Python facts only: the fastest pre-filter).
+  std::string cpp_engine = "auto";
+  // Directory with compile_commands.json (`kgate check -p DIR`): raw C++ files parse with real headers.
+  std::string compile_commands;
 };
 
 FileResult analyze_file(const std::string& path, const AnalysisContext& context);

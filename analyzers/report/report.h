@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <string>
@@ -42,5 +43,10 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
 
 // The path as SARIF wants it: relative to base_dir where possible, '/' separators, percent-encoded.
 std::string sarif_uri(const std::string& path, const std::string& base_dir);
+
+// The rule catalogue as Markdown (`kgate rules --format markdown`, the README's rules section): an intro
+// line, one table per rule area (the folder under `rules_dir`: scope, timing, semantic, cpp, input, meta),
+// then a technique -> rule ids table. Deterministic: rules by id, techniques F*, T*, M* numerically.
+void write_rules_markdown(std::ostream& out, const RuleSet& rules, const std::filesystem::path& rules_dir);
 
 }  // namespace kgate

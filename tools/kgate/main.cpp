@@ -73,6 +73,8 @@ struct CheckOptions {
   std::vector<std::string> only;
   uint64_t max_file_bytes = kgate::ingest::Limits{}.max_file_bytes;
   uint32_t max_nesting = kgate::ingest::Limits{}.max_nesting;
+  std::string cpp_engine = "auto";
+  std::string compile_commands;
   std::vector<std::string> paths;
 };
 
@@ -126,6 +128,8 @@ class ContextCache {
     context.limits.max_file_bytes = options_.max_file_bytes;
     context.limits.max_nesting = options_.max_nesting;
     context.only_rules = options_.only;
+    context.cpp_engine = options_.cpp_engine;
+    context.compile_commands = options_.compile_commands;
     contexts_.emplace(key, &context);
     return &context;
   }
@@ -227,7 +231,9 @@ int run_rules(const std::string& rules_dir_option, bool validate, const std::str
     return problems.empty() ? kExitClean : kExitFindings;
   }
   for (const auto& problem : problems) std::cerr << "kgate: error: " << problem << "\n";
-  if (format == "json") {
+  if (format == "markdown") {
+    kgate::write_rules_markdown(std::cout, load.rules, rules_dir);
+  } else if (format == "json") {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& rule : load.rules.rules())
       list.push_back({{"id", rule.id},
@@ -287,6 +293,12 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--only", check.only, "run only this rule (repeatable; fixture mode)")->allow_extra_args(false);
   check_cmd->add_option("--max-file-bytes", check.max_file_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
   check_cmd->add_option("--max-nesting", check.max_nesting, "input-too-deep above this syntax-tree depth")->check(CLI::PositiveNumber);
+  check_cmd->add_option("--cpp-engine", check.cpp_engine,
+                         "engine for C++/CUDA: auto (Clang where built in), tree-sitter, or none (Python facts only)")
+      ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));
+  check_cmd->add_option("-p,--compile-commands", check.compile_commands,
+                         "directory holding compile_commands.json: raw C++ files parse with their real flags and headers")
+      ->check(CLI::ExistingDirectory);
   check_cmd->add_option("PATH", check.paths, "files or directories");
 
   bool validate = false;
@@ -294,7 +306,8 @@ int main(int argc, char** argv) {
   std::string rules_dir_for_rules;
   CLI::App* rules_cmd = app.add_subcommand("rules", "list every rule, or validate the rule files");
   rules_cmd->add_flag("--validate", validate, "validate every rule and policy file; exit 1 on any problem");
-  rules_cmd->add_option("--format", rules_format, "output format")->check(CLI::IsMember({"text", "json"}));
+  rules_cmd->add_option("--format", rules_format, "output format (markdown: the README's rules section)")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
   rules_cmd->add_option("--rules-dir", rules_dir_for_rules, "rules directory");
 
   std::vector<std::string> metric_paths;
