@@ -499,18 +499,10 @@ class Extractor {
         v.receiver = ReceiverKind::Value;
         return v;
       case Value::K::Str:
-        v.k = Value::K::Path;
-        v.path = "builtins.str." + attr;
-        v.receiver = ReceiverKind::Literal;
-        return v;
       case Value::K::List:
-        v.k = Value::K::Path;
-        v.path = "builtins.list." + attr;
-        v.receiver = ReceiverKind::Literal;
-        return v;
       case Value::K::Dict:
         v.k = Value::K::Path;
-        v.path = "builtins.dict." + attr;
+        v.path = std::string(obj.k == Value::K::Str ? "builtins.str." : obj.k == Value::K::List ? "builtins.list." : "builtins.dict.") + attr;
         v.receiver = ReceiverKind::Literal;
         return v;
       case Value::K::Param:

@@ -10,15 +10,6 @@ namespace kgate {
 
 namespace {
 
-std::string_view sarif_level(Severity severity) {
-  switch (severity) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
-  }
-  return "error";
-}
-
 nlohmann::json descriptor(const Rule& rule) {
   std::string help = rule.rationale;
   if (!rule.techniques.empty()) {
@@ -30,7 +21,7 @@ nlohmann::json descriptor(const Rule& rule) {
           {"shortDescription", {{"text", rule.summary}}},
           {"fullDescription", {{"text", rule.rationale}}},
           {"help", {{"text", help}}},
-          {"defaultConfiguration", {{"level", std::string(sarif_level(rule.severity))}}},
+          {"defaultConfiguration", {{"level", std::string(to_string(rule.severity))}}},
           {"properties", {{"techniques", rule.techniques}}}};
 }
 
@@ -86,7 +77,7 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
       nlohmann::json result = {
           {"ruleId", d.rule},
           {"ruleIndex", at->second},
-          {"level", std::string(sarif_level(d.severity))},
+          {"level", std::string(to_string(d.severity))},
           {"message", {{"text", d.message}}},
           {"locations",
            nlohmann::json::array({{{"physicalLocation",

@@ -1,6 +1,9 @@
 // Rule loading and validation: schema first (shape), then the fact model and the check registry (meaning).
 #include "analyzers/rules/rule_set.h"
 
+#include <optional>
+#include <thread>
+
 #include <algorithm>
 #include <system_error>
 
@@ -178,14 +181,30 @@ RuleLoad load_rules(const std::filesystem::path& rules_dir) {
   if (ec) load.problems.push_back({rules_dir.string(), "cannot list rules: " + ec.message()});
   std::sort(files.begin(), files.end());
 
-  for (const auto& file : files) {
+  // Parsing and schema validation dominate start-up; files are independent, so they are read on a few
+  // threads and merged in sorted order below (the result does not depend on the thread count).
+  std::vector<std::optional<Result<Rule>>> parsed(files.size());
+  const size_t threads = std::max<size_t>(1, std::min<size_t>(4, std::thread::hardware_concurrency()));
+  {
+    std::vector<std::jthread> workers;
+    for (size_t t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] {
+        for (size_t i = t; i < files.size(); i += threads) {
+          const std::string name = files[i].string();
+          auto document = load_yaml_as_json(name);  // YAML errors come back with line:col
+          if (!document) {
+            parsed[i].emplace(Error{document.error()});
+            continue;
+          }
+          parsed[i].emplace(rule_from_json(*document, name, *schema));
+        }
+      });
+  }
+
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto& file = files[i];
     const std::string name = file.string();
-    auto document = load_yaml_as_json(name);  // YAML errors come back with line:col
-    if (!document) {
-      load.problems.push_back({name, document.error()});
-      continue;
-    }
-    auto rule = rule_from_json(*document, name, *schema);
+    auto& rule = *parsed[i];
     if (!rule) {
       load.problems.push_back({name, rule.error()});
       continue;
