@@ -76,6 +76,21 @@ bool glob_match(std::string_view pattern, std::string_view text) {
   return p == pattern.size();
 }
 
+GlobSet::GlobSet(const std::vector<std::string>& patterns) {
+  for (const auto& p : patterns) {
+    if (has_glob_chars(p)) wild_.push_back(p);
+    else owned_.push_back(p);
+  }
+  for (const auto& p : owned_) exact_.insert(p);  // owned_ no longer grows: the views stay valid
+}
+
+bool GlobSet::match(std::string_view text) const {
+  if (exact_.count(text)) return true;
+  for (const auto& p : wild_)
+    if (glob_match(p, text)) return true;
+  return false;
+}
+
 bool glob_match_any(const std::vector<std::string>& patterns, std::string_view text) {
   for (const auto& pattern : patterns)
     if (glob_match(pattern, text)) return true;

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace kgate {
@@ -13,6 +14,20 @@ namespace kgate {
 bool glob_match(std::string_view pattern, std::string_view text);
 bool glob_match_any(const std::vector<std::string>& patterns, std::string_view text);
 bool has_glob_chars(std::string_view pattern);
+
+// A list of globs compiled once: patterns without metacharacters go in a hash set (most of a rule's
+// name lists are exact names), the rest are tried in order. Same answer as glob_match_any.
+class GlobSet {
+ public:
+  GlobSet() = default;
+  explicit GlobSet(const std::vector<std::string>& patterns);
+  bool match(std::string_view text) const;
+
+ private:
+  std::unordered_set<std::string_view> exact_;
+  std::vector<std::string> owned_;  // storage for exact_'s views
+  std::vector<std::string> wild_;
+};
 
 // Path globs (config `exclude`): like glob_match, except that `*`, `?` and classes never match `/`
 // and `**` matches any run including `/`. Paths use `/` separators.

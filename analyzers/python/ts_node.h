@@ -23,9 +23,25 @@ using ParserPtr = std::unique_ptr<TSParser, ParserDeleter>;
 
 inline bool is(TSNode node, const char* type) { return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0; }
 inline std::string_view type(TSNode node) { return ts_node_is_null(node) ? std::string_view{} : ts_node_type(node); }
+// Field names resolve to ids once per (language, literal): ts_node_child_by_field_name searches the
+// language's field-name table on every call, which showed in profiles.
+inline TSFieldId field_id(const TSLanguage* language, const char* name) {
+  struct Entry {
+    const TSLanguage* language;
+    const char* name;
+    TSFieldId id;
+  };
+  thread_local std::vector<Entry> cache;
+  for (const Entry& e : cache)
+    if (e.name == name && e.language == language) return e.id;
+  TSFieldId id = ts_language_field_id_for_name(language, name, static_cast<uint32_t>(std::strlen(name)));
+  cache.push_back(Entry{language, name, id});
+  return id;
+}
 inline TSNode field(TSNode node, const char* name) {
   if (ts_node_is_null(node)) return TSNode{};
-  return ts_node_child_by_field_name(node, name, static_cast<uint32_t>(std::strlen(name)));
+  TSFieldId id = field_id(ts_node_language(node), name);
+  return id ? ts_node_child_by_field_id(node, id) : TSNode{};
 }
 inline std::string_view text(TSNode node, std::string_view source) {
   if (ts_node_is_null(node)) return {};

@@ -65,9 +65,11 @@ bool condition_holds(const FactSet& facts, FactKind kind, size_t index, const Co
     return actual && *actual == *expected;
   }
   const auto& globs = std::get<std::vector<std::string>>(condition.expected);
-  if (const auto* text = std::get_if<std::string>(&value)) return glob_match_any(globs, *text);
-  if (const auto* list = std::get_if<std::vector<std::string>>(&value))
-    return std::any_of(list->begin(), list->end(), [&](const std::string& item) { return glob_match_any(globs, item); });
+  auto matches = [&](const std::string& item) {
+    return condition.globs ? condition.globs->match(item) : glob_match_any(globs, item);
+  };
+  if (const auto* text = std::get_if<std::string>(&value)) return matches(*text);
+  if (const auto* list = std::get_if<std::vector<std::string>>(&value)) return std::any_of(list->begin(), list->end(), matches);
   return false;
 }
 

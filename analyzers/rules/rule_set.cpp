@@ -29,6 +29,7 @@ ConditionMap conditions_of(const nlohmann::json& object) {
     if (value.is_boolean()) condition.expected = value.get<bool>();
     else if (value.is_number_integer()) condition.expected = value.get<int64_t>();
     else condition.expected = strings_of(value);
+    condition.compile();
     map.push_back(std::move(condition));
   }
   return map;

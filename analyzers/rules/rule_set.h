@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include "analyzers/core/diagnostic.h"
 #include "analyzers/core/facts.h"
+#include "analyzers/core/glob.h"
 #include "analyzers/core/json_schema.h"
 #include "analyzers/core/status.h"
 
@@ -21,6 +23,11 @@ namespace kgate {
 struct Condition {
   std::string field;
   std::variant<bool, int64_t, std::vector<std::string>> expected;
+  std::shared_ptr<const GlobSet> globs;  // compiled from `expected` when it is a list (see compile())
+  // Builds `globs`; the loader calls it, and so must anyone who builds a Condition by hand.
+  void compile() {
+    if (const auto* list = std::get_if<std::vector<std::string>>(&expected)) globs = std::make_shared<GlobSet>(*list);
+  }
 };
 using ConditionMap = std::vector<Condition>;
 

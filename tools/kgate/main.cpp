@@ -85,11 +85,21 @@ class ContextCache {
   ContextCache(const CheckOptions& options, const kgate::RuleSet& rules, const fs::path& rules_dir)
       : options_(options), rules_(rules), policies_dir_(rules_dir / "policies") {}
 
+  // The nearest .kgate.yaml of a file, memoised per directory (a corpus has thousands of files in a
+  // few directories, and each lookup stats every parent).
+  std::string nearest_config(const std::string& path) {
+    const std::string dir = fs::path(path).parent_path().string();
+    auto at = nearest_.find(dir);
+    if (at != nearest_.end()) return at->second;
+    auto found = kgate::find_config(path);
+    return nearest_[dir] = found ? found->string() : std::string{};
+  }
+
   // Config for a path; an error message on failure.
   kgate::Result<const kgate::Config*> config_for(const std::string& path) {
     std::string key;
     if (!options_.config_file.empty()) key = options_.config_file;
-    else if (auto found = kgate::find_config(path)) key = found->string();
+    else key = nearest_config(path);
     auto at = configs_.find(key);
     if (at != configs_.end()) return &at->second;
     kgate::Config config;
@@ -143,6 +153,7 @@ class ContextCache {
   std::map<std::string, kgate::Policy> policies_;
   std::map<std::pair<std::string, std::string>, const kgate::AnalysisContext*> contexts_;
   std::deque<kgate::AnalysisContext> storage_;  // stable addresses for BatchItem
+  std::map<std::string, std::string> nearest_;
 };
 
 int run_check(const CheckOptions& options) {
