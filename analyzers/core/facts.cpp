@@ -344,4 +344,18 @@ Span fact_span(const FactSet& f, FactKind kind, size_t i) {
   return {};
 }
 
+std::optional<Language> fact_language(const FactSet& f, FactKind kind, size_t i) {
+  int module = -1;
+  switch (kind) {
+    case FactKind::Call: module = f.calls[i].module; break;
+    case FactKind::Launch: module = f.launches[i].module; break;
+    case FactKind::Global: module = f.globals[i].module; break;
+    case FactKind::Cast: module = f.casts[i].module; break;
+    case FactKind::Function: module = f.functions[i].module; break;
+    default: return std::nullopt;  // kinds without a `language` field are not filtered
+  }
+  if (module < 0 || module >= static_cast<int>(f.modules.size())) return Language::Python;
+  return f.modules[module].language;
+}
+
 }  // namespace kgate

@@ -237,5 +237,8 @@ const std::vector<std::string>& field_names(FactKind kind);
 size_t fact_count(const FactSet& facts, FactKind kind);
 FieldValue fact_field(const FactSet& facts, FactKind kind, size_t index, std::string_view field);
 Span fact_span(const FactSet& facts, FactKind kind, size_t index);
+// The language of the module a fact sits in, for kinds that record one (the `language` field),
+// without building the field's string: the engine filters every fact of every rule on it.
+std::optional<Language> fact_language(const FactSet& facts, FactKind kind, size_t index);
 
 }  // namespace kgate

@@ -2178,8 +2178,13 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
   facts.modules.push_back(std::move(host));
   facts.engine = "tree-sitter-python";
 
-  ts::ParserPtr parser(ts_parser_new());
-  ts_parser_set_language(parser.get(), tree_sitter_python());
+  // One parser per thread, reused: creating one allocates its stacks and lexer every time.
+  thread_local ts::ParserPtr parser = [] {
+    ts::ParserPtr p(ts_parser_new());
+    ts_parser_set_language(p.get(), tree_sitter_python());
+    return p;
+  }();
+  ts_parser_reset(parser.get());
   ts::TreePtr tree(ts_parser_parse_string(parser.get(), nullptr, file.text.data(), static_cast<uint32_t>(file.text.size())));
   if (!tree) {
     Diagnostic d;

@@ -37,10 +37,10 @@ bool map_holds(const FactSet& facts, FactKind kind, size_t index, const Conditio
 
 bool language_allowed(const Rule& rule, const FactSet& facts, FactKind kind, size_t index) {
   if (rule.languages.empty()) return true;
-  const FieldValue language = fact_field(facts, kind, index, "language");
-  const auto* name = std::get_if<std::string>(&language);
-  if (!name) return true;  // facts without a language (imports, writes) are not filtered
-  return std::find(rule.languages.begin(), rule.languages.end(), *name) != rule.languages.end();
+  const auto language = fact_language(facts, kind, index);
+  if (!language) return true;  // facts without a language (imports, writes) are not filtered
+  const std::string_view name = to_string(*language);
+  return std::find(rule.languages.begin(), rule.languages.end(), name) != rule.languages.end();
 }
 
 bool matches(const Rule& rule, const FactMatch& match, const Policy& policy, const FactSet& facts, size_t index) {
@@ -139,14 +139,16 @@ std::vector<Diagnostic> Engine::run(const FactSet& facts, const std::string& pat
       }
       continue;
     }
-    // A fact that several alternatives match is reported once for this rule.
+    // A fact that several alternatives match is reported once for this rule (only rules with several
+    // alternatives need to remember which).
     std::set<std::pair<FactKind, size_t>> reported;
+    const bool several = rule.match.size() > 1;
     for (const FactMatch& alternative : rule.match) {
       const FactKind kind = alternative.fact;
       const size_t count = fact_count(facts, kind);
       for (size_t i = 0; i < count; ++i) {
-        if (reported.count({kind, i}) || !matches(rule, alternative, policy_, facts, i)) continue;
-        reported.insert({kind, i});
+        if ((several && reported.count({kind, i})) || !matches(rule, alternative, policy_, facts, i)) continue;
+        if (several) reported.insert({kind, i});
         if (rule.group.empty()) {
           hits.push_back({&rule, &alternative, i});
           continue;

@@ -206,7 +206,7 @@ int run_check(const CheckOptions& options) {
   }
   const std::vector<kgate::FileResult> results = kgate::analyze_batch(items, options.jobs);
 
-  if (options.format == "json") std::cout << kgate::to_json(results).dump(2) << "\n";
+  if (options.format == "json") std::cout << kgate::to_json(results).dump() << "\n";  // one line: for scripts (jq . pretty-prints)
   else if (options.format == "sarif") std::cout << kgate::to_sarif(results, &*rules, KGATE_VERSION, fs::current_path().string()).dump(2) << "\n";
   else kgate::write_text(std::cout, results);
 
