@@ -441,6 +441,16 @@ class Extractor {
         return v;
       case Value::K::Instance:
         if (obj.index >= 0) return class_member(obj.index, attr, depth, ReceiverKind::Value);
+        // The parameters and buffers of a torch.nn module (self.fc.weight) are tensors: handing them to
+        // a kernel is what a fused submission does with the reference's layers.
+        if (obj.path.rfind("torch.nn.", 0) == 0 &&
+            (attr.rfind("weight", 0) == 0 || attr.rfind("bias", 0) == 0 || attr.rfind("running_", 0) == 0 ||
+             attr.rfind("in_proj_", 0) == 0 || attr == "num_batches_tracked")) {
+          v.k = Value::K::Tensor;
+          v.path = obj.path + "." + attr;
+          v.receiver = ReceiverKind::Value;
+          return v;
+        }
         v.k = Value::K::Path;
         v.path = (class_like(obj.path) ? obj.path : std::string("torch.Tensor")) + "." + attr;
         v.receiver = class_like(obj.path) ? ReceiverKind::Value : ReceiverKind::Value;

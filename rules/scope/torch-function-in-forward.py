@@ -66,6 +66,9 @@ class ModelNew(nn.Module):
         add_kernel[(triton.cdiv(n, 1024),)](a, b, out, n, BLOCK=1024)
         # ok: torch-function-in-forward
         self.ext.scale(out, out)
+        # The reference's layer parameters handed to a kernel are tensors, not module calls.
+        # ok: torch-function-in-forward
+        self.ext.scale(self.fc.weight.contiguous(), self.fc.bias.contiguous())
         # ruleid: torch-function-in-forward
         y = torch.mm(out, self.weight)
         # ruleid: torch-function-in-forward
