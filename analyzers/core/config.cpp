@@ -51,15 +51,7 @@ bool Config::excludes(const std::filesystem::path& path) const {
 }
 
 std::optional<Severity> Config::severity_for(std::string_view rule) const {
-  // The most specific entry wins: an exact id, else the longest matching glob. (YAML mappings have
-  // no order that survives parsing, so "last wins" would not be well defined.)
-  std::optional<Severity> result;
-  size_t best = 0;
-  for (const auto& [glob, level] : severity) {
-    if (glob == rule) return level;
-    if (glob_match(glob, rule) && glob.size() >= best) result = level, best = glob.size();
-  }
-  return result;
+  return most_specific_match(severity, rule);
 }
 
 std::optional<bool> Config::enabled(std::string_view rule) const {

@@ -1,6 +1,7 @@
 // Glob matching for rule conditions, rule ids, policy op lists and config path excludes.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -28,6 +29,20 @@ class GlobSet {
   std::vector<std::string> owned_;  // storage for exact_'s views
   std::vector<std::string> wild_;
 };
+
+// Among (glob, value) entries, the value of the most specific match for `name`: an exact entry wins,
+// else the longest matching glob (YAML mappings have no order that survives parsing, so "last wins"
+// would not be well defined). Used by config and policy severity overrides.
+template <typename Value>
+std::optional<Value> most_specific_match(const std::vector<std::pair<std::string, Value>>& entries, std::string_view name) {
+  std::optional<Value> result;
+  size_t best = 0;
+  for (const auto& [glob, value] : entries) {
+    if (glob == name) return value;
+    if (glob_match(glob, name) && glob.size() >= best) result = value, best = glob.size();
+  }
+  return result;
+}
 
 // Path globs (config `exclude`): like glob_match, except that `*`, `?` and classes never match `/`
 // and `**` matches any run including `/`. Paths use `/` separators.

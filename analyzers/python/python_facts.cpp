@@ -390,27 +390,11 @@ class Extractor {
     return {};
   }
 
-  int scope_of_node(TSNode node) const {
-    // The innermost function whose node contains `node`.
-    uint32_t b = ts_node_start_byte(node), e = ts_node_end_byte(node);
-    int best = 0;
-    uint32_t best_size = UINT32_MAX;
-    for (size_t i = 0; i < function_nodes_.size(); ++i) {
-      TSNode f = function_nodes_[i];
-      uint32_t fb = ts_node_start_byte(f), fe = ts_node_end_byte(f);
-      if (fb <= b && e <= fe && fe - fb < best_size && !(fb == b && fe == e)) {
-        best = function_scope_[i];
-        best_size = fe - fb;
-      }
-    }
-    return best;
-  }
-
   // For constant folding: an identifier bound exactly once (module constants, source strings).
   std::optional<TSNode> lookup_constant(TSNode id) const {
     std::string name(ts::text(id, src_));
     if (mutated_names_.count(name)) return std::nullopt;
-    int scope = current_scope_ >= 0 ? current_scope_ : scope_of_node(id);
+    int scope = current_scope_;
     Found f = find_name(name, scope);
     // Only a name bound exactly once is a constant: a second binding (a reassignment, `+=`, a global
     // rebound in a function) may run before the use, and folding must never guess.

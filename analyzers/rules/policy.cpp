@@ -102,13 +102,7 @@ bool Policy::allows(std::string_view resolved) const {
 bool Policy::disables(std::string_view rule) const { return glob_match_any(disabled_rules, rule); }
 
 std::optional<Severity> Policy::severity_override(std::string_view rule) const {
-  std::optional<Severity> result;
-  size_t best = 0;
-  for (const auto& [glob, level] : severity_overrides) {
-    if (glob == rule) return level;
-    if (glob_match(glob, rule) && glob.size() >= best) result = level, best = glob.size();
-  }
-  return result;
+  return most_specific_match(severity_overrides, rule);
 }
 
 Result<Policy> load_policy(const std::filesystem::path& policies_dir, std::string_view name) {
