@@ -7,7 +7,7 @@ cd "$root"
 
 # --- Debian packages (pinned by the Debian 12 release and its updates) ---
 apt_packages=(
-  build-essential cmake ninja-build pkg-config python3-venv
+  build-essential cmake ninja-build ccache pkg-config python3-venv
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clang-tidy-19
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libvalijson-dev
   libseccomp-dev pybind11-dev libgtest-dev libgmock-dev libbenchmark-dev
@@ -73,6 +73,12 @@ build="${KGATE_BUILD_DIR:-build}"
 # CI builds also turn warnings into errors.
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# ccache (when installed) makes rebuilds in other checkouts of the same tree cheap.
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}" CCACHE_NOHASHDIR=true
+fi
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
   -DKGATE_WITH_CLANG="${KGATE_WITH_CLANG:-ON}" -DKGATE_WERROR="$werror" >/dev/null
 cmake --build "$build" -j "$(nproc)"
