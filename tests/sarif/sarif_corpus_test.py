@@ -65,6 +65,8 @@ def main():
         problems.append(f"schema: {where}: {error.message}")
 
     # 3. Beyond the schema.
+    if sarif.get("$schema") != schema["id"]:
+        problems.append(f"$schema {sarif.get('$schema')!r} is not the kept schema's id {schema['id']!r}")
     ids = [r["id"] for r in rules]
     if len(ids) != len(set(ids)):
         problems.append("duplicate rule ids in tool.driver.rules")

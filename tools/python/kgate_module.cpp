@@ -46,10 +46,10 @@ std::string repr(const PyResult& r) {
   return out.str();
 }
 
-std::shared_ptr<const kgate::Gate> load_gate(const std::optional<std::string>& rules_dir) {
+std::shared_ptr<kgate::Gate> load_gate(const std::optional<std::string>& rules_dir) {
   auto loaded = kgate::Gate::load(rules_dir ? std::filesystem::path(*rules_dir) : kgate::Gate::default_rules_dir());
   if (!loaded) throw py::value_error(loaded.error());
-  return std::shared_ptr<const kgate::Gate>(std::move(*loaded));
+  return std::shared_ptr<kgate::Gate>(std::move(*loaded));
 }
 
 // The Gate behind kgate.check: loaded on first use, then shared by every thread.
@@ -110,10 +110,7 @@ PYBIND11_MODULE(kgate, m) {
 
   py::class_<kgate::Gate, std::shared_ptr<kgate::Gate>>(m, "Gate",
                                                          "Rules loaded once from a directory; check() may be called from many threads.")
-      .def(py::init([](const std::optional<std::string>& rules_dir) {
-             return std::const_pointer_cast<kgate::Gate>(load_gate(rules_dir));
-           }),
-           py::arg("rules_dir") = py::none())
+      .def(py::init(&load_gate), py::arg("rules_dir") = py::none())
       .def(
           "check",
           [](const kgate::Gate& gate, std::string source, std::string path, const std::optional<std::string>& task,
