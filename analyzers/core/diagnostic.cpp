@@ -2,9 +2,9 @@
 #include "analyzers/core/diagnostic.h"
 
 #include <array>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
-#include <cstdio>
 
 #include "analyzers/core/fingerprint.h"
 

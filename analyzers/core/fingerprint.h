@@ -12,8 +12,9 @@ namespace kgate {
 // name a file alike. `base_dir` empty: the current directory.
 std::string invocation_relative_path(std::string_view path, const std::filesystem::path& base_dir = {});
 
-// Hex digest of rule id, invocation_relative_path(path) and the line's text with surrounding whitespace trimmed, so that a
-// finding keeps its fingerprint when unrelated lines are added above it or the line is re-indented.
+// Hex digest of rule id, invocation_relative_path(path) and the line's text with surrounding
+// whitespace trimmed, so that a finding keeps its fingerprint when unrelated lines are added above it,
+// the line is re-indented, or the same file is named another way.
 std::string fingerprint(std::string_view rule, std::string_view path, std::string_view line_text);
 
 }  // namespace kgate

@@ -14,6 +14,7 @@ Checks, in order:
 """
 import copy
 import json
+import os
 import subprocess
 import sys
 
@@ -34,7 +35,7 @@ def errors_of(validator, document):
 
 
 def main():
-    kgate, schema_path, root = sys.argv[1:4]
+    kgate, schema_path, root = (os.path.abspath(arg) for arg in sys.argv[1:4])
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
     jsonschema.Draft4Validator.check_schema(schema)
