@@ -3,8 +3,8 @@
 //   r.verdict ("pass"/"reject"), r.findings (rule, severity, message, line, col, end_line, end_col),
 //   r.metrics (a dict: whatever the pipeline's metrics JSON holds).
 // Rules load once per Gate (kgate.check uses one shared default Gate); analysis runs without the GIL.
-// The optional Clang engine is not linked here, so C++ facts come from tree-sitter-cuda, and each
-// embedded C++ source gets the pipeline's engine-fallback warning (as from a CLI built without Clang).
+// The optional Clang engine is linked and registered where it is built, as in the CLI; without it, C++
+// facts come from tree-sitter-cuda and each embedded source gets the pipeline's engine-fallback warning.
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -16,8 +16,13 @@
 #include <pybind11/stl.h>
 #include <pybind11_json/pybind11_json.hpp>
 
+#include "analyzers/cuda/cuda_facts.h"
 #include "analyzers/ingest/ingest.h"
 #include "tools/python/gate.h"
+
+#ifdef KGATE_HAVE_CLANG
+#include "analyzers/cuda/clang/clang_engine.h"
+#endif
 
 #ifndef KGATE_VERSION
 #define KGATE_VERSION "0.0.0"
@@ -83,6 +88,10 @@ PyResult run_check(const kgate::Gate& gate, std::string source, std::string path
 PYBIND11_MODULE(kgate, m) {
   m.doc() = "KernelGate's static gate in process: kgate.check(source, path='x.py', task=None, policy=None) -> Result";
   m.attr("__version__") = KGATE_VERSION;
+#ifdef KGATE_HAVE_CLANG
+  kgate::cuda::clang_init();
+#endif
+  m.attr("clang_engine") = kgate::cuda::clang_available();
 
   py::class_<kgate::Diagnostic>(m, "Finding", "One finding: a rule that fired at a place in the source.")
       .def_readonly("rule", &kgate::Diagnostic::rule)
