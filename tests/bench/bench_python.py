@@ -1,6 +1,7 @@
 """Calls per second of the kgate Python module on the corpus, against the CLI's per-file cost in the same run.
 
-Usage: KGATE_BUILD_DIR=build .venv/bin/python tests/bench/bench_python.py [ROUNDS]   (default 5)
+Usage: [KGATE_BUILD_DIR=build] [KGATE_CPP_ENGINE=tree-sitter|auto|none] .venv/bin/python tests/bench/bench_python.py [ROUNDS]
+(ROUNDS default 5; KGATE_CPP_ENGINE default tree-sitter; auto means Clang in a build that has it)
 
 For each round, interleaved so that machine noise hits all alike:
   module   kgate.check(source, path) on every corpus file, one thread, sources already in memory
