@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include "analyzers/core/fingerprint.h"
 
@@ -53,11 +55,28 @@ std::string_view trim(std::string_view text) {
 
 }  // namespace
 
+std::string invocation_relative_path(std::string_view path, const std::filesystem::path& base_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p = fs::path(path).lexically_normal();
+  if (p.is_absolute()) {
+    const fs::path base = base_dir.empty() ? fs::current_path(ec) : fs::absolute(base_dir, ec);
+    if (!ec && !base.empty()) {
+      const fs::path relative = p.lexically_relative(base.lexically_normal());
+      if (!relative.empty() && *relative.begin() != "..") p = relative;
+    }
+  }
+  std::string out = p.generic_string();
+  // lexically_normal keeps the trailing separator of a directory name; a file path has none.
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
 std::string fingerprint(std::string_view rule, std::string_view path, std::string_view line_text) {
   Fnv1a64 hash;
   hash.add(rule);
   hash.separator();
-  hash.add(path);
+  hash.add(invocation_relative_path(path));
   hash.separator();
   hash.add(trim(line_text));
   std::array<char, 17> hex{};

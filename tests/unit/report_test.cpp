@@ -1,6 +1,8 @@
 // Emitters: the text lines and summary, DESIGN.md's JSON object, and the SARIF 2.1.0 shape.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "analyzers/report/report.h"
@@ -115,7 +117,69 @@ TEST(SarifReport, HasTheSarif210Shape) {
 TEST(SarifReport, UrisAreRelativeAndEncoded) {
   EXPECT_EQ(sarif_uri("/work/repo/a b/x#1.py", "/work/repo"), "a%20b/x%231.py");
   EXPECT_EQ(sarif_uri("./sub/../k.cu", "/anywhere"), "k.cu");
-  EXPECT_EQ(sarif_uri("/elsewhere/k.cu", "/work/repo"), "/elsewhere/k.cu");
+  // Outside the invocation directory: an absolute file URI, never a "../" walk.
+  EXPECT_EQ(sarif_uri("/elsewhere/k.cu", "/work/repo"), "file:///elsewhere/k.cu");
+  EXPECT_EQ(sarif_uri("/work/repo/./sub//k.cu", "/work/repo/"), "sub/k.cu");
+}
+
+TEST(SarifReport, HelpHasTextAndMarkdownFromTheRuleFile) {
+  RuleSet rules;
+  Rule rule;
+  rule.id = "torch-function-in-forward";
+  rule.summary = "forward calls a PyTorch compute op";
+  rule.rationale = "The baseline does the work.\n";  // YAML's folded scalar ends in a newline
+  rule.techniques = {"F1", "F3"};
+  rule.languages = {"python"};
+  rules.add(rule);
+  const nlohmann::json sarif = to_sarif({}, &rules, "1.2.3", "/work");
+  const auto& descriptor = sarif["runs"][0]["tool"]["driver"]["rules"][0];
+  EXPECT_EQ(descriptor["fullDescription"]["text"], "The baseline does the work.");
+  const std::string text = descriptor["help"]["text"];
+  const std::string markdown = descriptor["help"]["markdown"];
+  EXPECT_NE(text.find("The baseline does the work."), std::string::npos);
+  EXPECT_NE(text.find("F1, F3"), std::string::npos);
+  EXPECT_NE(text.find("kgate: ignore[torch-function-in-forward] -- "), std::string::npos);
+  EXPECT_EQ(markdown.rfind("**forward calls a PyTorch compute op**", 0), 0u);
+  EXPECT_NE(markdown.find("| error | F1, F3 | python |"), std::string::npos);
+  EXPECT_EQ(descriptor["properties"]["tags"], nlohmann::json::array({"F1", "F3"}));
+}
+
+TEST(SarifReport, RelatedLocationsAndEmptyEndColumns) {
+  auto results = sample_results();
+  Diagnostic& first = results[0].findings[0];
+  first.related.push_back({"", {3, 1, 3, 9}, "the kernel is defined here"});
+  first.span = {12, 9, 12, 9};  // an empty span has no endColumn (SARIF wants endColumn > startColumn)
+  const nlohmann::json sarif = to_sarif(results, nullptr, "1.2.3", "/work");
+  const auto& result = sarif["runs"][0]["results"][0];
+  EXPECT_FALSE(result["locations"][0]["physicalLocation"]["region"].contains("endColumn"));
+  ASSERT_EQ(result["relatedLocations"].size(), 1u);
+  const auto& related = result["relatedLocations"][0];
+  EXPECT_EQ(related["id"], 0);
+  EXPECT_EQ(related["message"]["text"], "the kernel is defined here");
+  EXPECT_EQ(related["physicalLocation"]["artifactLocation"]["uri"], "subs/cheat.py");
+  EXPECT_EQ(related["physicalLocation"]["region"]["startLine"], 3);
+  EXPECT_FALSE(sarif["runs"][0]["results"][1].contains("relatedLocations"));
+}
+
+TEST(SarifReport, ColumnsAreCodePointsNotBytes) {
+  // SARIF allows only utf16CodeUnits or unicodeCodePoints; findings count bytes.
+  const std::string path = ::testing::TempDir() + "kgate_sarif_columns.py";
+  const std::string line = "s = '\xc3\xa9\xc3\xa9'; y = torch.mm(a, b)";  // two 2-byte characters before torch
+  std::ofstream(path, std::ios::binary) << "import torch\n" << line << "\n";
+  FileResult file;
+  file.path = path;
+  Diagnostic d;
+  d.rule = "torch-function-in-forward";
+  d.path = path;
+  const uint32_t byte_col = static_cast<uint32_t>(line.find("torch") + 1);
+  d.span = {2, byte_col, 2, byte_col + 8};
+  file.findings = {d};
+  const nlohmann::json sarif = to_sarif({file}, nullptr, "1.2.3", ::testing::TempDir());
+  EXPECT_EQ(sarif["runs"][0]["columnKind"], "unicodeCodePoints");
+  const auto& region = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+  EXPECT_EQ(region["startColumn"], byte_col - 2);
+  EXPECT_EQ(region["endColumn"], byte_col + 8 - 2);
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // LineIndex, SourceMap and SourceFile: byte offsets to 1-based line:col, and embedded-string maps.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "analyzers/core/fingerprint.h"
 #include "analyzers/core/source.h"
 
@@ -100,6 +102,15 @@ TEST(Fingerprint, StableUnderIndentationAndSensitiveToRuleAndPath) {
   EXPECT_NE(base, fingerprint("s", "a.py", "x = torch.mm(a, b)"));
   EXPECT_NE(base, fingerprint("r", "b.py", "x = torch.mm(a, b)"));
   EXPECT_NE(fingerprint("ab", "c", ""), fingerprint("a", "bc", ""));
+}
+
+TEST(Fingerprint, TheSameFileNamedDifferentlyKeepsItsFingerprint) {
+  const auto base = fingerprint("r", "corpus/a.py", "x");
+  EXPECT_EQ(base, fingerprint("r", "./corpus//a.py", "x"));
+  EXPECT_EQ(base, fingerprint("r", "corpus/sub/../a.py", "x"));
+  EXPECT_EQ(base, fingerprint("r", (std::filesystem::current_path() / "corpus/a.py").string(), "x"));
+  EXPECT_EQ(invocation_relative_path("/work/repo/./x/", "/work/repo"), "x");
+  EXPECT_EQ(invocation_relative_path("/elsewhere/x.py", "/work/repo"), "/elsewhere/x.py");
 }
 
 TEST(Severity, RoundTripsThroughText) {
