@@ -2,6 +2,8 @@
 // them on Python's ast, read from tree-sitter-python nodes; lines from python_lines.
 #include "analyzers/metrics/python_metrics.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
