@@ -70,7 +70,11 @@ struct Counter {
   int64_t operators_total = 0, operands_total = 0;
   std::set<uint32_t> code_lines, comment_lines;  // 0-based rows of the module text
 
-  void walk(TSNode n) {
+  // Hostile nesting stops the count, not the process: nothing nested deeper than kMaxDepth is counted.
+  static constexpr int kMaxDepth = 1000;
+
+  void walk(TSNode n, int depth = 0) {
+    if (depth > kMaxDepth) return;
     const std::string_view t = ts::type(n);
     if (is_decision(n, src)) ++decisions;
     if (is_logical_line(t)) ++lloc;
@@ -93,7 +97,7 @@ struct Counter {
       return;
     }
     const uint32_t k = ts::count(n);
-    for (uint32_t i = 0; i < k; ++i) walk(ts::child(n, i));
+    for (uint32_t i = 0; i < k; ++i) walk(ts::child(n, i), depth + 1);
   }
 
   void fill(CodeMetrics& m) const {
