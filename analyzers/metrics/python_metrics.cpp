@@ -306,10 +306,26 @@ void all_functions(TSNode n, std::vector<TSNode>& out) {
 void measure_python(TSNode root, std::string_view text, FactSet& facts) {
   if (facts.modules.empty()) return;
   const std::vector<LineGroup> groups = python_line_groups(text);
+  // Prefix sums over the groups (sorted by line): a function's lines in O(log n), so that a file of
+  // many small functions stays linear.
+  std::vector<LineTotals> prefix(groups.size() + 1);
+  for (size_t i = 0; i < groups.size(); ++i) {
+    prefix[i + 1] = prefix[i];
+    prefix[i + 1].add(groups[i]);
+  }
   auto lines_between = [&](uint32_t first, uint32_t last) {
+    auto starts_before = [&](uint32_t line) {
+      return static_cast<size_t>(std::lower_bound(groups.begin(), groups.end(), line,
+                                                  [](const LineGroup& g, uint32_t l) { return g.first_line < l; }) -
+                                 groups.begin());
+    };
+    const LineTotals& hi = prefix[starts_before(last + 1)];
+    const LineTotals& lo = prefix[starts_before(first)];
     LineTotals totals;
-    for (const LineGroup& g : groups)
-      if (g.first_line >= first && g.first_line <= last) totals.add(g);
+    totals.sloc = hi.sloc - lo.sloc;
+    totals.multi = hi.multi - lo.multi;
+    totals.comments = hi.comments - lo.comments;
+    totals.lloc = hi.lloc - lo.lloc;
     return totals;
   };
 
