@@ -2,6 +2,7 @@
 // Python numbers taken from radon 6.0.1 on the same text, and metric thresholds in rule conditions.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -109,6 +110,23 @@ TEST(CppMetrics, KernelCountsLizardDecisionsAndTokens) {
   EXPECT_EQ(k["comment_lines"], 1);
   EXPECT_EQ(k["language"], "cuda");
   EXPECT_GT(k["halstead_volume"].get<double>(), 0.0);
+}
+
+TEST(CppMetrics, HalsteadTokensAndLogicalLines) {
+  // Operators: int int int ( , { return + ;  (closing brackets are not counted) -> 9 total, 7 distinct.
+  // Operands: add a b a b -> 5 total, 3 distinct. LLOC: the definition and the return statement.
+  const FileResult r = analyze_source("add.cu", "int add(int a, int b) { return a + b; }\n", AnalysisContext{});
+  const auto& add = function_named(r.metrics["maintainability"], "add");
+  ASSERT_TRUE(add.is_object());
+  EXPECT_EQ(add["operators_total"], 9);
+  EXPECT_EQ(add["operators_distinct"], 7);
+  EXPECT_EQ(add["operands_total"], 5);
+  EXPECT_EQ(add["operands_distinct"], 3);
+  EXPECT_EQ(add["lloc"], 2);
+  EXPECT_EQ(add["sloc"], 1);
+  EXPECT_EQ(add["cyclomatic"], 1);
+  EXPECT_NEAR(add["halstead_volume"].get<double>(), 14 * std::log2(10.0), 1e-9);
+  EXPECT_NEAR(add["halstead_difficulty"].get<double>(), 7.0 / 2 * 5 / 3, 1e-12);
 }
 
 TEST(CppMetrics, EmbeddedFunctionIsReportedAtItsPythonLine) {
