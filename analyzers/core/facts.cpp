@@ -242,8 +242,42 @@ Table string_table() {
   };
 }
 
+// One list of metric fields, read by the field tables of functions and modules and by the reports.
+using MetricGetter = FieldValue (*)(const CodeMetrics&);
+const std::vector<std::pair<std::string_view, MetricGetter>>& metric_getters() {
+  static const std::vector<std::pair<std::string_view, MetricGetter>> getters = {
+      {"cyclomatic", [](const CodeMetrics& m) { return FieldValue{m.cyclomatic}; }},
+      {"operators_distinct", [](const CodeMetrics& m) { return FieldValue{m.operators_distinct}; }},
+      {"operands_distinct", [](const CodeMetrics& m) { return FieldValue{m.operands_distinct}; }},
+      {"operators_total", [](const CodeMetrics& m) { return FieldValue{m.operators_total}; }},
+      {"operands_total", [](const CodeMetrics& m) { return FieldValue{m.operands_total}; }},
+      {"halstead_volume", [](const CodeMetrics& m) { return FieldValue{m.halstead_volume}; }},
+      {"halstead_difficulty", [](const CodeMetrics& m) { return FieldValue{m.halstead_difficulty}; }},
+      {"halstead_effort", [](const CodeMetrics& m) { return FieldValue{m.halstead_effort}; }},
+      {"sloc", [](const CodeMetrics& m) { return FieldValue{m.sloc}; }},
+      {"lloc", [](const CodeMetrics& m) { return FieldValue{m.lloc}; }},
+      {"comment_lines", [](const CodeMetrics& m) { return FieldValue{m.comment_lines}; }},
+      {"mi_original", [](const CodeMetrics& m) { return FieldValue{m.mi_original}; }},
+      {"mi_normalized", [](const CodeMetrics& m) { return FieldValue{m.mi_normalized}; }},
+      {"mi_comments", [](const CodeMetrics& m) { return FieldValue{m.mi_comments}; }},
+  };
+  return getters;
+}
+
+// Adds the metric fields; a fact no metrics engine measured has none (conditions on them never hold).
+template <typename Fact>
+void add_metric_fields(Table& t, const std::vector<Fact> FactSet::*member) {
+  for (const auto& [name, getter] : metric_getters()) {
+    MetricGetter get = getter;
+    t.push_back({std::string(name), [member, get](const FactSet& f, size_t i) {
+                   const CodeMetrics& m = (f.*member)[i].metrics;
+                   return m.measured ? get(m) : FieldValue{};
+                 }});
+  }
+}
+
 Table function_table() {
-  return {
+  Table t = {
       {"name", [](const FactSet& f, size_t i) { return s(f.functions[i].name); }},
       {"qualname", [](const FactSet& f, size_t i) { return s(f.functions[i].qualname); }},
       {"class_name", [](const FactSet& f, size_t i) { return s(f.functions[i].class_name); }},
@@ -253,6 +287,17 @@ Table function_table() {
       {"reachable", [](const FactSet& f, size_t i) { return b(f.functions[i].reachable); }},
       {"executed_at_import", [](const FactSet& f, size_t i) { return b(f.functions[i].executed_at_import); }},
   };
+  add_metric_fields(t, &FactSet::functions);
+  return t;
+}
+
+Table module_table() {
+  Table t = {
+      {"language", [](const FactSet& f, size_t i) { return s(std::string(to_string(f.modules[i].language))); }},
+      {"role", [](const FactSet& f, size_t i) { return s(f.modules[i].role); }},
+  };
+  add_metric_fields(t, &FactSet::modules);
+  return t;
 }
 
 Table extension_table() {
@@ -266,12 +311,12 @@ Table extension_table() {
 }
 
 struct Tables {
-  std::array<Table, 13> by_kind;
-  std::array<std::vector<std::string>, 13> names;
+  std::array<Table, 14> by_kind;
+  std::array<std::vector<std::string>, 14> names;
   Tables() {
     by_kind = {call_table(),    launch_table(), import_table(), write_table(), name_table(),
                global_table(),  handler_table(), class_table(), cast_table(),  return_table(),
-               string_table(),  function_table(), extension_table()};
+               string_table(),  function_table(), extension_table(), module_table()};
     for (size_t k = 0; k < by_kind.size(); ++k)
       for (const auto& [name, getter] : by_kind[k]) names[k].push_back(name);
   }
@@ -282,11 +327,17 @@ const Tables& tables() {
   return t;
 }
 
-constexpr std::array<std::string_view, 13> kKindNames = {
+constexpr std::array<std::string_view, 14> kKindNames = {
     "call", "launch", "import", "write", "name", "global", "handler",
-    "class", "cast", "return", "string", "function", "extension"};
+    "class", "cast", "return", "string", "function", "extension", "module"};
 
 }  // namespace
+
+std::vector<std::pair<std::string_view, FieldValue>> metric_fields(const CodeMetrics& metrics) {
+  std::vector<std::pair<std::string_view, FieldValue>> out;
+  for (const auto& [name, getter] : metric_getters()) out.emplace_back(name, getter(metrics));
+  return out;
+}
 
 std::optional<FactKind> parse_fact_kind(std::string_view name) {
   for (size_t k = 0; k < kKindNames.size(); ++k)
@@ -315,6 +366,7 @@ size_t fact_count(const FactSet& f, FactKind kind) {
     case FactKind::String: return f.strings.size();
     case FactKind::Function: return f.functions.size();
     case FactKind::Extension: return f.extensions.size();
+    case FactKind::Module: return f.modules.size();
   }
   return 0;
 }
@@ -340,6 +392,7 @@ Span fact_span(const FactSet& f, FactKind kind, size_t i) {
     case FactKind::String: return f.strings[i].span;
     case FactKind::Function: return f.functions[i].span;
     case FactKind::Extension: return f.extensions[i].span;
+    case FactKind::Module: return f.modules[i].span;
   }
   return {};
 }
@@ -352,6 +405,7 @@ std::optional<Language> fact_language(const FactSet& f, FactKind kind, size_t i)
     case FactKind::Global: module = f.globals[i].module; break;
     case FactKind::Cast: module = f.casts[i].module; break;
     case FactKind::Function: module = f.functions[i].module; break;
+    case FactKind::Module: module = static_cast<int>(i); break;
     default: return std::nullopt;  // kinds without a `language` field are not filtered
   }
   if (module < 0 || module >= static_cast<int>(f.modules.size())) return Language::Python;

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -36,6 +37,26 @@ struct Guard {
   bool dead() const { return constant_false || after_return || impossible_shape; }
 };
 
+// Maintainability metrics of one function or one module (computed by analyzers/metrics/; the counting
+// rules are docs/metrics.md). `measured` is false where no metrics engine saw the code.
+struct CodeMetrics {
+  bool measured = false;
+  int64_t cyclomatic = 0;         // McCabe
+  int64_t operators_distinct = 0;  // Halstead n1
+  int64_t operands_distinct = 0;   // Halstead n2
+  int64_t operators_total = 0;     // Halstead N1
+  int64_t operands_total = 0;      // Halstead N2
+  double halstead_volume = 0;      // (N1 + N2) * log2(n1 + n2)
+  double halstead_difficulty = 0;  // n1 / 2 * N2 / n2
+  double halstead_effort = 0;      // difficulty * volume
+  int64_t sloc = 0;                // source lines of code
+  int64_t lloc = 0;                // logical lines of code
+  int64_t comment_lines = 0;
+  double mi_original = 0;          // 171 - 5.2 ln V - 0.23 CC - 16.2 ln LLOC
+  double mi_normalized = 0;        // max(0, original * 100 / 171)
+  double mi_comments = 0;          // normalised, with the comment term, clamped to [0, 100]
+};
+
 // One analysed text: the host file, or a C++/CUDA string embedded in it, or a file named by load().
 struct Module {
   Language language = Language::Python;
@@ -44,6 +65,7 @@ struct Module {
   SourceMap map;             // empty for the host file: offsets are host offsets already
   Span span;                 // where the embedded text sits in the host file
   int extension = -1;        // index into FactSet::extensions for embedded sources
+  CodeMetrics metrics;       // of this text as a whole (for the host: the whole file)
 };
 
 struct Function {
@@ -58,6 +80,7 @@ struct Function {
   Span span;                 // the name (or `lambda` keyword)
   bool reachable = false;    // reachable from the entry point (ModelNew.forward)
   bool executed_at_import = false;  // module body, or called from it / from __init__
+  CodeMetrics metrics;
 };
 
 enum class ReceiverKind { None, Module, Value, Param, Self, Literal };
@@ -226,11 +249,15 @@ struct FactSet {
 
 // ----- Generic field access for the rule engine -----
 
-using FieldValue = std::variant<std::monostate, bool, int64_t, std::string, std::vector<std::string>>;
+using FieldValue = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<std::string>>;
 
-enum class FactKind { Call, Launch, Import, Write, Name, Global, Handler, Class, Cast, Return, String, Function, Extension };
+enum class FactKind { Call, Launch, Import, Write, Name, Global, Handler, Class, Cast, Return, String, Function, Extension, Module };
 std::optional<FactKind> parse_fact_kind(std::string_view name);
 std::string_view to_string(FactKind kind);
+
+// The metric fields of function and module facts, by name, in the field tables' order (the JSON
+// reports and `kgate metrics` print these; rules match them with above/below thresholds).
+std::vector<std::pair<std::string_view, FieldValue>> metric_fields(const CodeMetrics& metrics);
 
 // Names of the fields a rule may use on facts of this kind (for validation and docs).
 const std::vector<std::string>& field_names(FactKind kind);

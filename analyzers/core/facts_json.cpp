@@ -7,6 +7,7 @@ namespace {
 nlohmann::json to_json(const FieldValue& v) {
   if (std::holds_alternative<bool>(v)) return std::get<bool>(v);
   if (std::holds_alternative<int64_t>(v)) return std::get<int64_t>(v);
+  if (std::holds_alternative<double>(v)) return std::get<double>(v);
   if (std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
   if (std::holds_alternative<std::vector<std::string>>(v)) return std::get<std::vector<std::string>>(v);
   return nullptr;
@@ -27,7 +28,7 @@ nlohmann::json facts_to_json(const FactSet& facts) {
                        {"bytes", m.text.size()},
                        {"extension", m.extension}});
   out["modules"] = modules;
-  for (int k = 0; k <= static_cast<int>(FactKind::Extension); ++k) {
+  for (int k = 0; k <= static_cast<int>(FactKind::Module); ++k) {
     auto kind = static_cast<FactKind>(k);
     nlohmann::json list = nlohmann::json::array();
     for (size_t i = 0; i < fact_count(facts, kind); ++i) {

@@ -9,6 +9,8 @@
 #include "analyzers/core/fingerprint.h"
 #include "analyzers/core/suppressions.h"
 #include "analyzers/cuda/cuda_facts.h"
+#include "analyzers/metrics/cpp_metrics.h"
+#include "analyzers/metrics/metrics_json.h"
 #include "analyzers/python/python_facts.h"
 #include "analyzers/rules/engine.h"
 #include "analyzers/rules/policy.h"
@@ -72,7 +74,8 @@ nlohmann::json basic_metrics(const std::optional<SourceFile>& source, const Fact
           {"launches", facts.launches.size()},
           {"reachable_launches", reachable_launches},
           {"extensions", facts.extensions.size()},
-          {"embedded_sources", facts.modules.empty() ? 0 : facts.modules.size() - 1}};
+          {"embedded_sources", facts.modules.empty() ? 0 : facts.modules.size() - 1},
+          {"maintainability", metrics::maintainability_json(facts)}};
 }
 
 FileResult analyze(const std::string& path, std::optional<std::string> text, const AnalysisContext& context) {
@@ -99,6 +102,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
     try {
       if (kind == ingest::FileKind::Python) python::extract_facts(*source, context.limits, facts, produced);
       extract_cpp_facts(*source, facts, produced, context);
+      metrics::measure_cpp(*source, facts);
     } catch (const std::exception& e) {
       // An analyzer bug must not take down a batch: the file is rejected with the reason.
       produced.push_back(pipeline_finding("input-parse-error", std::string("analyzer failed: ") + e.what(), path));

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analyzers/metrics/python_metrics.h"
 #include "analyzers/python/const_fold.h"
 #include "analyzers/python/ts_node.h"
 
@@ -2214,6 +2215,7 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
     diagnostics.push_back(d);
   }
   Extractor(file, limits, facts, diagnostics).run(root);
+  metrics::measure_python(root, file.text, facts);  // on the same tree: no second parse
 }
 
 }  // namespace kgate::python

@@ -36,6 +36,12 @@ void write_text(std::ostream& out, const std::vector<FileResult>& results);
 // DESIGN.md's object: {"files":[{path, format, verdict, findings:[...], metrics}], "summary":{files, rejected, findings}}.
 nlohmann::json to_json(const std::vector<FileResult>& results);
 
+// `kgate metrics`: per file, the file's metrics, then one row per embedded module and per function
+// (line, name, CC, Halstead volume and effort, SLOC, LLOC, comment lines, the three MI forms).
+void write_metrics_text(std::ostream& out, const std::vector<FileResult>& results);
+// `kgate metrics --format json`: {"files":[{path, format, metrics}]}, the metrics as check's JSON has them.
+nlohmann::json metrics_to_json(const std::vector<FileResult>& results);
+
 // SARIF 2.1.0 with one run. `rules` (may be null) describes every rule in tool.driver.rules; findings
 // of rules it lacks get a minimal descriptor. URIs are relative to `base_dir` when under it.
 nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* rules, std::string_view tool_version,

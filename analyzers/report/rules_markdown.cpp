@@ -18,11 +18,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // The rule areas (folders of rules/) in the order the README shows them, with their headings.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kAreas{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kAreas{{
     {"scope", "Scope violations (F)"},
     {"timing", "Timing attacks (T)"},
     {"semantic", "Semantic attacks (M)"},
     {"cpp", "C++ side"},
+    {"metrics", "Maintainability (thresholds on docs/metrics.md's metrics)"},
     {"input", "Input"},
     {"meta", "Suppressions"},
 }};

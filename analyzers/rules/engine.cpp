@@ -2,6 +2,7 @@
 #include "analyzers/rules/engine.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <tuple>
@@ -17,6 +18,11 @@ std::string field_text(const FieldValue& value) {
   if (const auto* s = std::get_if<std::string>(&value)) return *s;
   if (const auto* b = std::get_if<bool>(&value)) return *b ? "true" : "false";
   if (const auto* i = std::get_if<int64_t>(&value)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&value)) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f", *d);
+    return buffer;
+  }
   if (const auto* list = std::get_if<std::vector<std::string>>(&value)) {
     std::string joined;
     for (const auto& item : *list) joined += (joined.empty() ? "" : ", ") + item;
@@ -63,6 +69,11 @@ bool condition_holds(const FactSet& facts, FactKind kind, size_t index, const Co
   if (const auto* expected = std::get_if<int64_t>(&condition.expected)) {
     const auto* actual = std::get_if<int64_t>(&value);
     return actual && *actual == *expected;
+  }
+  if (const auto* threshold = std::get_if<Threshold>(&condition.expected)) {
+    if (const auto* i = std::get_if<int64_t>(&value)) return threshold->holds(static_cast<double>(*i));
+    if (const auto* d = std::get_if<double>(&value)) return threshold->holds(*d);
+    return false;
   }
   const auto& globs = std::get<std::vector<std::string>>(condition.expected);
   auto matches = [&](const std::string& item) {

@@ -22,12 +22,26 @@ std::vector<std::string> strings_of(const nlohmann::json& value) {
   return out;
 }
 
+// The schema allows exactly one of above, below, at_least, at_most, with a number.
+Threshold threshold_of(const nlohmann::json& object) {
+  Threshold threshold;
+  for (const auto& [op, bound] : object.items()) {
+    if (op == "below") threshold.op = Threshold::Op::Below;
+    else if (op == "at_least") threshold.op = Threshold::Op::AtLeast;
+    else if (op == "at_most") threshold.op = Threshold::Op::AtMost;
+    else threshold.op = Threshold::Op::Above;
+    threshold.value = bound.get<double>();
+  }
+  return threshold;
+}
+
 ConditionMap conditions_of(const nlohmann::json& object) {
   ConditionMap map;
   for (const auto& [field, value] : object.items()) {
     Condition condition{field, false};
     if (value.is_boolean()) condition.expected = value.get<bool>();
     else if (value.is_number_integer()) condition.expected = value.get<int64_t>();
+    else if (value.is_object()) condition.expected = threshold_of(value);
     else condition.expected = strings_of(value);
     condition.compile();
     map.push_back(std::move(condition));
@@ -86,6 +100,16 @@ FactMatch fact_match_of(const nlohmann::json& match) {
 }
 
 }  // namespace
+
+bool Threshold::holds(double actual) const {
+  switch (op) {
+    case Op::Above: return actual > value;
+    case Op::Below: return actual < value;
+    case Op::AtLeast: return actual >= value;
+    case Op::AtMost: return actual <= value;
+  }
+  return false;
+}
 
 std::vector<std::string> message_placeholders(std::string_view message) {
   std::vector<std::string> names;

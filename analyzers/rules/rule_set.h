@@ -18,11 +18,20 @@
 
 namespace kgate {
 
+// A numeric bound (`cyclomatic: {above: 15}`): holds when the field's number lies beyond it.
+struct Threshold {
+  enum class Op { Above, Below, AtLeast, AtMost };
+  Op op = Op::Above;
+  double value = 0;
+  bool holds(double actual) const;
+};
+
 // One `field: value` of a where/unless map. Globs hold when any glob matches the field (any element
-// of a list field); bools and integers compare for equality; a missing field never matches.
+// of a list field); bools and integers compare for equality; thresholds compare numbers; a missing
+// field never matches.
 struct Condition {
   std::string field;
-  std::variant<bool, int64_t, std::vector<std::string>> expected;
+  std::variant<bool, int64_t, std::vector<std::string>, Threshold> expected;
   std::shared_ptr<const GlobSet> globs;  // compiled from `expected` when it is a list (see compile())
   // Builds `globs`; the loader calls it, and so must anyone who builds a Condition by hand.
   void compile() {

@@ -15,6 +15,7 @@ linear_relu_cuda = r"""
 
 template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
+// ruleid: function-complexity-high
 linear_bias_relu_kernel(const float* __restrict__ X,    // [M, K]
                         const float* __restrict__ Wt,   // [N, K], nn.Linear layout
                         const float* __restrict__ bias, // [N]

@@ -264,7 +264,7 @@ int run_rules(const std::string& rules_dir_option, bool validate, const std::str
   return problems.empty() ? kExitClean : kExitFindings;
 }
 
-int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes) {
+int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes, const std::string& format) {
   for (const auto& path : paths) {
     std::error_code ec;
     if (!fs::exists(path, ec)) return usage_error("no such file or directory: " + path);
@@ -273,10 +273,9 @@ int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes) 
   context.limits.max_file_bytes = max_file_bytes;
   std::vector<kgate::BatchItem> items;
   for (const auto& file : kgate::discover_files(paths, nullptr)) items.push_back({file, &context});
-  nlohmann::json files = nlohmann::json::array();
-  for (const auto& result : kgate::analyze_batch(items, 0))
-    files.push_back({{"path", result.path}, {"format", std::string(kgate::to_string(result.format))}, {"metrics", result.metrics}});
-  std::cout << nlohmann::json{{"files", std::move(files)}}.dump(2) << "\n";
+  const std::vector<kgate::FileResult> results = kgate::analyze_batch(items, 0);
+  if (format == "json") std::cout << kgate::metrics_to_json(results).dump(2) << "\n";
+  else kgate::write_metrics_text(std::cout, results);
   return kExitClean;
 }
 
@@ -323,7 +322,9 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> metric_paths;
   uint64_t metric_max_bytes = kgate::ingest::Limits{}.max_file_bytes;
-  CLI::App* metrics_cmd = app.add_subcommand("metrics", "print maintainability metrics as JSON");
+  std::string metric_format = "text";
+  CLI::App* metrics_cmd = app.add_subcommand("metrics", "print maintainability metrics (docs/metrics.md)");
+  metrics_cmd->add_option("--format", metric_format, "output format")->check(CLI::IsMember({"text", "json"}));
   metrics_cmd->add_option("PATH", metric_paths, "files or directories")->required();
   metrics_cmd->add_option("--max-file-bytes", metric_max_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
 
@@ -337,7 +338,7 @@ int main(int argc, char** argv) {
   try {
     if (check_cmd->parsed()) return run_check(check);
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
-    if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes);
+    if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes, metric_format);
   } catch (const std::exception& e) {
     std::cerr << "kgate: internal error: " << e.what() << "\n";
     return kExitUsage;
