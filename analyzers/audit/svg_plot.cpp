@@ -17,8 +17,8 @@ constexpr double kPlotW = kWidth - kLeft - kRight, kPlotH = kHeight - kTop - kBo
 
 std::string num(double value) {
   char buffer[32];
-  if (value != 0 && (std::fabs(value) >= 1e5 || std::fabs(value) < 1e-2)) std::snprintf(buffer, sizeof buffer, "%.2g", value);
-  else if (value == std::floor(value)) std::snprintf(buffer, sizeof buffer, "%.0f", value);
+  if (value != 0 && (std::fabs(value) >= 1e6 || std::fabs(value) < 1e-2)) std::snprintf(buffer, sizeof buffer, "%.2g", value);
+  else if (value == std::floor(value) || std::fabs(value) >= 100) std::snprintf(buffer, sizeof buffer, "%.0f", value);
   else std::snprintf(buffer, sizeof buffer, "%.3g", value);
   return buffer;
 }
