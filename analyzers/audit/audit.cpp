@@ -94,6 +94,8 @@ Result<AuditOutcome> run_audit(const std::vector<BatchItem>& items, const AuditO
   std::error_code ec;
   std::filesystem::create_directories(options.out_dir, ec);
   if (ec) return Error{"cannot create " + options.out_dir.string() + ": " + ec.message()};
+  auto lock = OutputLock::acquire(options.out_dir);  // held until the audit returns
+  if (!lock) return Error{lock.error()};
   const std::filesystem::path log_path = options.out_dir / kLogName;
   auto log = read_log(log_path);
   if (!log) return Error{log.error()};

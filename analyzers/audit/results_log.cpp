@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -101,6 +102,23 @@ Status LogWriter::sync() {
   last_sync_ = std::chrono::steady_clock::now();
   if (::fsync(fd_) != 0) return Error{"cannot fsync " + path_ + ": " + errno_text()};
   return Status::ok();
+}
+
+Result<std::unique_ptr<OutputLock>> OutputLock::acquire(const std::filesystem::path& out_dir) {
+  const std::filesystem::path path = out_dir / ".kgate-audit.lock";
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return Error{"cannot open " + path.string() + ": " + errno_text()};
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const bool busy = errno == EWOULDBLOCK;
+    const std::string message = busy ? "another kgate audit is writing " + out_dir.string() : "cannot lock " + path.string() + ": " + errno_text();
+    ::close(fd);
+    return Error{message};
+  }
+  return std::unique_ptr<OutputLock>(new OutputLock(fd));
+}
+
+OutputLock::~OutputLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
 }
 
 Status write_file_atomically(const std::filesystem::path& path, const std::string& text) {

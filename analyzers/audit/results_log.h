@@ -50,6 +50,20 @@ class LogWriter {
   static constexpr std::chrono::seconds sync_interval{1};
 };
 
+// An exclusive lock on an output directory (flock on OUT/.kgate-audit.lock), held while it lives:
+// two audits writing one log would interleave their records.
+class OutputLock {
+ public:
+  static Result<std::unique_ptr<OutputLock>> acquire(const std::filesystem::path& out_dir);
+  ~OutputLock();
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+
+ private:
+  explicit OutputLock(int fd) : fd_(fd) {}
+  int fd_ = -1;
+};
+
 // One log line: compact JSON, invalid UTF-8 replaced (a line must always parse back).
 std::string to_log_line(const nlohmann::json& record);
 

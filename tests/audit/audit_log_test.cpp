@@ -113,3 +113,14 @@ TEST(AuditLog, RewriteReplacesTheWholeFile) {
   EXPECT_EQ(read(path), "{\"path\":\"new.py\"}\n");
   EXPECT_FALSE(fs::exists(path.string() + ".tmp"));
 }
+
+TEST(AuditLog, SecondLockOnTheSameDirectoryIsRefused) {
+  const fs::path dir = fresh_dir("lock");
+  auto first = kgate::audit::OutputLock::acquire(dir);
+  ASSERT_TRUE(first) << first.error();
+  auto second = kgate::audit::OutputLock::acquire(dir);
+  ASSERT_FALSE(second);
+  EXPECT_NE(second.error().find("another kgate audit"), std::string::npos) << second.error();
+  first->reset();
+  EXPECT_TRUE(kgate::audit::OutputLock::acquire(dir));
+}
