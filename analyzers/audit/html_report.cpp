@@ -69,9 +69,26 @@ std::string num(double value) {
   return buffer;
 }
 
+// Field readers that accept whatever a hand-edited log holds: a missing or mistyped field reads as
+// empty or zero instead of throwing.
 std::string str(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return {};
   const auto at = object.find(key);
   return at != object.end() && at->is_string() ? at->get<std::string>() : std::string{};
+}
+
+size_t count(const nlohmann::json& object, const char* key, size_t fallback = 0) {
+  if (!object.is_object()) return fallback;
+  const auto at = object.find(key);
+  if (at == object.end() || !at->is_number()) return fallback;
+  const double value = at->get<double>();
+  return value > 0 && value < 1e15 ? static_cast<size_t>(value) : 0;
+}
+
+const nlohmann::json& findings_of(const nlohmann::json& record) {
+  static const nlohmann::json none = nlohmann::json::array();
+  const auto at = record.find("findings");
+  return at != record.end() && at->is_array() ? *at : none;
 }
 
 std::optional<double> number_at(const nlohmann::json& object, const nlohmann::json::json_pointer& pointer) {
@@ -104,10 +121,12 @@ std::string card(const std::string& id, const std::string& label, size_t value, 
 }
 
 std::string excerpt_html(const nlohmann::json& finding) {
+  if (!finding.is_object()) return {};
   const auto at = finding.find("excerpt");
   if (at == finding.end() || !at->is_object() || !at->contains("lines")) return {};
-  const size_t first = at->value("first_line", size_t{1});
-  const size_t hit_from = finding.value("line", size_t{0}), hit_to = std::max(hit_from, finding.value("end_line", size_t{0}));
+  if (!(*at)["lines"].is_array()) return {};
+  const size_t first = count(*at, "first_line", 1);
+  const size_t hit_from = count(finding, "line"), hit_to = std::max(hit_from, count(finding, "end_line"));
   std::string html = "<pre class=\"excerpt\">";
   size_t n = first;
   for (const auto& line : (*at)["lines"]) {
@@ -142,25 +161,25 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
   for (const auto* r : records) {
     const std::string path = str(*r, "path");
     if (str(*r, "verdict") == "reject") ++rejected;
-    suppressed += r->value("suppressed", size_t{0});
-    if (r->contains("findings") && (*r)["findings"].is_array())
-      for (const auto& f : (*r)["findings"]) {
-        const std::string rule = str(f, "rule"), severity = str(f, "severity");
-        (severity == "error" ? errors : severity == "warning" ? warnings : notes)++;
-        Tally& t = per_rule[rule];
-        ++t.findings;
-        t.files.insert(path);
-        if (t.severity.empty() || severity_rank(severity) > severity_rank(t.severity)) t.severity = severity;
-        const auto techniques = catalogue.techniques.find(rule);
-        if (techniques == catalogue.techniques.end()) continue;
-        for (const auto& id : techniques->second) {
-          Tally& tt = per_technique[id];
-          ++tt.findings;
-          tt.files.insert(path);
-          tt.rules.insert(rule);
-        }
+    suppressed += count(*r, "suppressed");
+    for (const auto& f : findings_of(*r)) {
+      const std::string rule = str(f, "rule"), severity = str(f, "severity");
+      (severity == "error" ? errors : severity == "warning" ? warnings : notes)++;
+      Tally& t = per_rule[rule];
+      ++t.findings;
+      t.files.insert(path);
+      if (t.severity.empty() || severity_rank(severity) > severity_rank(t.severity)) t.severity = severity;
+      const auto techniques = catalogue.techniques.find(rule);
+      if (techniques == catalogue.techniques.end()) continue;
+      for (const auto& id : techniques->second) {
+        Tally& tt = per_technique[id];
+        ++tt.findings;
+        tt.files.insert(path);
+        tt.rules.insert(rule);
       }
-    metrics_of.push_back(numeric_metrics(r->value("metrics", nlohmann::json::object())));
+    }
+    const auto metrics = r->find("metrics");
+    metrics_of.push_back(metrics != r->end() ? numeric_metrics(*metrics) : std::map<std::string, double>{});
     for (const auto& [name, value] : metrics_of.back()) metric_names.insert(name);
     any_speedup = any_speedup || number_at(*r, "/runtime/speedup"_json_pointer).has_value();
   }
@@ -248,10 +267,10 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
   for (size_t i = 0; i < records.size(); ++i) {
     const auto& r = *records[i];
     const std::string verdict = str(r, "verdict");
-    const size_t count = r.contains("findings") && r["findings"].is_array() ? r["findings"].size() : 0;
+    const size_t finding_count = findings_of(r).size();
     html += "<tr data-path=\"" + html_escape(str(r, "path")) + "\"><td><a href=\"#file-" + std::to_string(i) + "\">" + html_escape(str(r, "path")) +
             "</a></td><td class=\"verdict-" + html_escape(verdict) + "\">" + html_escape(verdict) + "</td><td class=\"num\">" +
-            std::to_string(count) + "</td>";
+            std::to_string(finding_count) + "</td>";
     if (any_speedup) {
       auto s = number_at(r, "/runtime/speedup"_json_pointer);
       html += "<td class=\"num\">" + (s ? num(*s) : std::string{}) + "</td>";
@@ -269,14 +288,14 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
   if (findings == 0) html += "<p class=\"muted\">no findings</p>";
   for (size_t i = 0; i < records.size(); ++i) {
     const auto& r = *records[i];
-    if (!r.contains("findings") || !r["findings"].is_array() || r["findings"].empty()) continue;
+    if (findings_of(r).empty()) continue;
     html += "<details id=\"file-" + std::to_string(i) + "\"" + (str(r, "verdict") == "reject" ? " open" : "") + "><summary><code>" +
             html_escape(str(r, "path")) + "</code> &middot; <span class=\"verdict-" + html_escape(str(r, "verdict")) + "\">" +
-            html_escape(str(r, "verdict")) + "</span> &middot; " + std::to_string(r["findings"].size()) + " finding(s)</summary>";
-    for (const auto& f : r["findings"]) {
+            html_escape(str(r, "verdict")) + "</span> &middot; " + std::to_string(findings_of(r).size()) + " finding(s)</summary>";
+    for (const auto& f : findings_of(r)) {
       html += "<div class=\"finding\"><span class=\"sev-" + html_escape(str(f, "severity")) + "\">" + html_escape(str(f, "severity")) +
-              "</span> <code>" + html_escape(str(f, "rule")) + "</code> <span class=\"where\">line " + std::to_string(f.value("line", 0)) +
-              ", col " + std::to_string(f.value("col", 0)) + "</span>: " + html_escape(str(f, "message")) + excerpt_html(f) + "</div>";
+              "</span> <code>" + html_escape(str(f, "rule")) + "</code> <span class=\"where\">line " + std::to_string(count(f, "line")) +
+              ", col " + std::to_string(count(f, "col")) + "</span>: " + html_escape(str(f, "message")) + excerpt_html(f) + "</div>";
     }
     html += "</details>";
   }

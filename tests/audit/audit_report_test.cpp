@@ -101,3 +101,14 @@ TEST(AuditProgress, LineShowsRateAndEta) {
   EXPECT_NE(line.find("5.0 files/s"), std::string::npos) << line;
   EXPECT_NE(line.find("ETA 10s"), std::string::npos) << line;
 }
+
+TEST(AuditHtml, MistypedFieldsOfAnEditedLogReadAsEmpty) {
+  const std::vector<nlohmann::json> records = {
+      {{"path", 7}, {"verdict", nullptr}, {"findings", "none"}, {"suppressed", "x"}, {"metrics", {1, 2}}},
+      {{"path", "b.py"}, {"findings", {42, {{"rule", "r"}, {"line", "one"}, {"excerpt", {{"lines", 3}}}}}}, {"runtime", 5}},
+      nlohmann::json::array()};
+  std::string html;
+  ASSERT_NO_THROW(html = render_html_report(records, {}, "t"));
+  EXPECT_NE(html.find("<dd id=\"count-files\">2</dd>"), std::string::npos);
+  EXPECT_NE(html.find("<dd id=\"count-findings\">2</dd>"), std::string::npos);
+}
