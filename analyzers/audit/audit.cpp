@@ -100,6 +100,21 @@ Result<AuditOutcome> run_audit(const std::vector<BatchItem>& items, const AuditO
   auto log = read_log(log_path);
   if (!log) return Error{log.error()};
 
+  // A log made under other settings holds verdicts this run would not give: refuse to mix them.
+  const std::filesystem::path settings_path = options.out_dir / kSettingsName;
+  if (!log->records.empty() && std::filesystem::exists(settings_path, ec)) {
+    std::ifstream in(settings_path);
+    const nlohmann::json logged = nlohmann::json::parse(in, nullptr, false);
+    if (logged != options.settings) {
+      std::string differing;
+      for (const auto& [key, value] : options.settings.items())
+        if (!logged.is_object() || !logged.contains(key) || logged[key] != value) differing += (differing.empty() ? "" : ", ") + key;
+      return Error{options.out_dir.string() + " holds an audit made with other settings (" + (differing.empty() ? "unknown" : differing) +
+                   "); audit into another --out, or delete it to start over"};
+    }
+  }
+  if (Status written = write_file_atomically(settings_path, options.settings.dump(2) + "\n"); !written) return Error{written.message()};
+
   AuditOutcome outcome;
   outcome.torn_dropped = log->torn_bytes > 0 ? 1 : 0;
 

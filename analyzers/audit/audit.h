@@ -23,6 +23,10 @@ struct AuditOptions {
   unsigned jobs = 0;                    // worker threads (0: one per core)
   std::vector<RecordStage> stages;      // run in order after the static stage
   bool progress = false;                // draw the progress bar on stderr
+  // What the records depend on besides each file's content (policy, engine, limits, a hash of the
+  // rules, the kgate version). Kept in OUT/audit-settings.json: resuming a log made under other
+  // settings is an error, so that old verdicts are never mixed with new ones.
+  nlohmann::json settings = nlohmann::json::object();
 };
 
 struct AuditOutcome {
@@ -36,12 +40,14 @@ struct AuditOutcome {
 // Fields that differ between two runs over the same files (timing): tests drop them to compare logs.
 inline constexpr const char* kVolatileFields[] = {"elapsed_ms"};
 
-// The name of the log under the output directory.
+// The names of the log and of the settings it was made with, under the output directory.
 inline constexpr const char* kLogName = "results.jsonl";
+inline constexpr const char* kSettingsName = "audit-settings.json";
 
 // Audits `items` (already sharded and filtered), appending to OUT/results.jsonl. Files whose path
 // and content hash match a record already there are skipped. Ends with the log holding exactly one
-// record per item. Errors: the log is unreadable or not an audit log, or a write failed.
+// record per item. Errors: another audit holds OUT, the log is unreadable or not an audit log, it
+// was made under other settings, or a write failed.
 Result<AuditOutcome> run_audit(const std::vector<BatchItem>& items, const AuditOptions& options);
 
 // One record: the JSON report's file object (report.h), plus "sha256", "suppressed", "elapsed_ms"

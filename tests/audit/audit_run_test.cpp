@@ -146,3 +146,17 @@ TEST(AuditRecord, ExcerptAroundTheFinding) {
   EXPECT_EQ(excerpt["first_line"], 2);
   EXPECT_EQ(excerpt["lines"], nlohmann::json({"l2", "l3", "l4", "l5", "l6"}));
 }
+
+TEST_F(AuditRun, LogMadeWithOtherSettingsIsNotResumed) {
+  const auto files = items({put("a.py", "x = 1\n")});
+  options_.settings = {{"policy", "kernelbench"}, {"rules", "hash-1"}};
+  ASSERT_TRUE(run_audit(files, options_));
+  options_.settings["rules"] = "hash-2";
+  auto other = run_audit(files, options_);
+  ASSERT_FALSE(other);
+  EXPECT_NE(other.error().find("other settings (rules)"), std::string::npos) << other.error();
+  options_.settings["rules"] = "hash-1";
+  auto same = run_audit(files, options_);
+  ASSERT_TRUE(same) << same.error();
+  EXPECT_EQ(same->reused, 1u);
+}

@@ -1,8 +1,11 @@
 // kgate: the command line of the static gate. Argument parsing, wiring and exit codes only.
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,6 +16,7 @@
 #include <CLI/CLI.hpp>
 
 #include "analyzers/audit/audit.h"
+#include "analyzers/audit/content_hash.h"
 #include "analyzers/audit/html_report.h"
 #include "analyzers/audit/results_log.h"
 #include "analyzers/audit/shard.h"
@@ -240,6 +244,31 @@ struct AuditCommand {
   std::string shard;
 };
 
+// What an audit's records depend on besides file contents: resuming under other settings is refused.
+// The rules and policies count by content, so editing a rule file changes the settings too.
+nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet& rules, const fs::path& rules_dir) {
+  std::string catalogue;
+  const auto add_file = [&](const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    catalogue += file.filename().string() + '\0' + std::string(std::istreambuf_iterator<char>(in), {}) + '\0';
+  };
+  for (const auto& rule : rules.rules()) add_file(rule.file);
+  std::vector<fs::path> policies;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(rules_dir / "policies", ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    policies.push_back(it->path());
+  std::sort(policies.begin(), policies.end());
+  for (const auto& policy : policies) add_file(policy);
+#ifdef KGATE_HAVE_CLANG
+  const bool clang = true;
+#else
+  const bool clang = false;
+#endif
+  return {{"kgate", KGATE_VERSION},        {"policy", options.policy},          {"task", options.task},
+          {"cpp_engine", options.cpp_engine}, {"clang_built_in", clang},         {"max_file_bytes", options.max_file_bytes},
+          {"rules", kgate::audit::sha256_hex(catalogue)}};
+}
+
 // `kgate audit`: exit 0 when the log and the report are written (findings are the audit's data),
 // 2 on usage errors and on a log or report that cannot be read or written.
 int run_audit(const AuditCommand& command) {
@@ -261,6 +290,7 @@ int run_audit(const AuditCommand& command) {
     std::erase_if(*items, [&](const kgate::BatchItem& item) { return !kgate::audit::in_shard(item.path, *shard); });
 
   kgate::audit::AuditOptions audit_options;
+  audit_options.settings = audit_settings(options, *rules, rules_dir);
   audit_options.out_dir = command.out;
   audit_options.jobs = options.jobs;
   audit_options.progress = ::isatty(STDERR_FILENO) == 1;
