@@ -5,6 +5,7 @@
 #include <exception>
 #include <atomic>
 #include <filesystem>
+#include <mutex>
 #include <system_error>
 #include <thread>
 
@@ -61,31 +62,38 @@ std::vector<std::string> discover_files(const std::vector<std::string>& paths, c
   return out;
 }
 
-std::vector<FileResult> analyze_batch(const std::vector<BatchItem>& items, unsigned threads) {
-  std::vector<FileResult> results(items.size());
+void analyze_batch_each(const std::vector<BatchItem>& items, unsigned threads, const AnalyzeItem& analyze, const ItemDone& on_done) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<size_t>(items.size(), 1)));
   std::atomic<size_t> next{0};
+  std::mutex done_mutex;
   auto work = [&] {
-    // Each worker claims the next unclaimed item; each writes only its own result slot.
+    // Each worker claims the next unclaimed item.
     for (size_t i = next++; i < items.size(); i = next++) {
+      FileResult result;
       try {
-        results[i] = analyze_file(items[i].path, *items[i].context);
+        result = analyze ? analyze(i, items[i]) : analyze_file(items[i].path, *items[i].context);
       } catch (const std::exception& e) {
         // Out of memory or an analyzer bug: this file is rejected, the batch goes on.
-        results[i] = internal_failure(items[i].path, e.what());
+        result = internal_failure(items[i].path, e.what());
       }
+      const std::lock_guard lock(done_mutex);
+      on_done(i, std::move(result));
     }
   };
   if (threads <= 1) {
     work();
-    return results;
+    return;
   }
-  {
-    std::vector<std::jthread> pool;
-    pool.reserve(threads);
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
-  }  // jthreads join here
+  std::vector<std::jthread> pool;
+  pool.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work);
+}  // jthreads join here
+
+std::vector<FileResult> analyze_batch(const std::vector<BatchItem>& items, unsigned threads) {
+  std::vector<FileResult> results(items.size());
+  // Each callback writes only its own result slot.
+  analyze_batch_each(items, threads, nullptr, [&](size_t i, FileResult&& result) { results[i] = std::move(result); });
   return results;
 }
 

@@ -26,4 +26,11 @@ struct BatchItem {
 // in input order whatever order the workers finish in.
 std::vector<FileResult> analyze_batch(const std::vector<BatchItem>& items, unsigned threads);
 
+// The streaming form (kgate audit): `analyze` runs on the workers (analyze_file when null), and
+// `on_done(index, result)` is called as each item finishes, one call at a time (the calls are
+// serialised), in completion order. A throwing `analyze` rejects that file; the batch goes on.
+using AnalyzeItem = std::function<FileResult(size_t index, const BatchItem& item)>;
+using ItemDone = std::function<void(size_t index, FileResult&& result)>;
+void analyze_batch_each(const std::vector<BatchItem>& items, unsigned threads, const AnalyzeItem& analyze, const ItemDone& on_done);
+
 }  // namespace kgate

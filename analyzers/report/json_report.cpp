@@ -3,27 +3,29 @@
 
 namespace kgate {
 
+nlohmann::json file_to_json(const FileResult& file) {
+  nlohmann::json findings = nlohmann::json::array();
+  for (const auto& d : file.findings) {
+    findings.push_back({{"rule", d.rule},
+                        {"severity", std::string(to_string(d.severity))},
+                        {"message", d.message},
+                        {"line", d.span.line},
+                        {"col", d.span.col},
+                        {"end_line", d.span.end_line},
+                        {"end_col", d.span.end_col},
+                        {"fingerprint", d.fingerprint},
+                        {"engine", d.engine}});
+  }
+  return {{"path", file.path},
+          {"format", std::string(to_string(file.format))},
+          {"verdict", file.rejected ? "reject" : "pass"},
+          {"findings", std::move(findings)},
+          {"metrics", file.metrics}};
+}
+
 nlohmann::json to_json(const std::vector<FileResult>& results) {
   nlohmann::json files = nlohmann::json::array();
-  for (const auto& file : results) {
-    nlohmann::json findings = nlohmann::json::array();
-    for (const auto& d : file.findings) {
-      findings.push_back({{"rule", d.rule},
-                          {"severity", std::string(to_string(d.severity))},
-                          {"message", d.message},
-                          {"line", d.span.line},
-                          {"col", d.span.col},
-                          {"end_line", d.span.end_line},
-                          {"end_col", d.span.end_col},
-                          {"fingerprint", d.fingerprint},
-                          {"engine", d.engine}});
-    }
-    files.push_back({{"path", file.path},
-                     {"format", std::string(to_string(file.format))},
-                     {"verdict", file.rejected ? "reject" : "pass"},
-                     {"findings", std::move(findings)},
-                     {"metrics", file.metrics}});
-  }
+  for (const auto& file : results) files.push_back(file_to_json(file));
   const RunSummary s = summarize(results);
   return {{"files", std::move(files)}, {"summary", {{"files", s.files}, {"rejected", s.rejected}, {"findings", s.findings()}}}};
 }

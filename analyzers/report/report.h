@@ -33,6 +33,9 @@ RunSummary summarize(const std::vector<FileResult>& results);
 // gcc style: `path:line:col: severity: message [rule-id]`, then the summary and a count per rule.
 void write_text(std::ostream& out, const std::vector<FileResult>& results);
 
+// One file's object of the JSON report: {path, format, verdict, findings:[...], metrics}.
+nlohmann::json file_to_json(const FileResult& file);
+
 // DESIGN.md's object: {"files":[{path, format, verdict, findings:[...], metrics}], "summary":{files, rejected, findings}}.
 nlohmann::json to_json(const std::vector<FileResult>& results);
 
@@ -49,6 +52,9 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
 
 // The path as SARIF wants it: relative to base_dir where possible, '/' separators, percent-encoded.
 std::string sarif_uri(const std::string& path, const std::string& base_dir);
+
+// Order of THREATS.md technique ids: F*, T*, M*, then other letters; numbers numerically (T2 < T10).
+bool technique_less(const std::string& a, const std::string& b);
 
 // The rule catalogue as Markdown (`kgate rules --format markdown`, the README's rules section): an intro
 // line, one table per rule area (the folder under `rules_dir`: scope, timing, semantic, cpp, input, meta),

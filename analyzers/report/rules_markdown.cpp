@@ -37,20 +37,6 @@ std::string area_of(const Rule& rule, const fs::path& rules_dir) {
   return relative.begin()->string();
 }
 
-// Sort key of a technique id: F*, T*, M* first in that order, then other letters; numbers numerically.
-std::tuple<int, std::string, long, std::string> technique_key(const std::string& id) {
-  size_t digits = id.find_first_of("0123456789");
-  if (digits == std::string::npos) digits = id.size();
-  const std::string prefix = id.substr(0, digits);
-  static const std::map<std::string, int> kOrder{{"F", 0}, {"T", 1}, {"M", 2}};
-  const auto at = kOrder.find(prefix);
-  long number = 0;
-  for (size_t i = digits; i < id.size() && id[i] >= '0' && id[i] <= '9' && number < 1000000000L; ++i) number = number * 10 + (id[i] - '0');
-  return {at == kOrder.end() ? 3 : at->second, prefix, number, id};
-}
-
-bool technique_less(const std::string& a, const std::string& b) { return technique_key(a) < technique_key(b); }
-
 // Plain text safe inside a table cell: no line breaks, and the characters Markdown would read as a
 // column break, emphasis (`__global__`), code or HTML escaped.
 std::string cell(std::string_view text) {
@@ -72,6 +58,20 @@ std::string joined(const std::vector<std::string>& items, std::string_view empty
 }
 
 }  // namespace
+
+// Sort key of a technique id: F*, T*, M* first in that order, then other letters; numbers numerically.
+static std::tuple<int, std::string, long, std::string> technique_key(const std::string& id) {
+  size_t digits = id.find_first_of("0123456789");
+  if (digits == std::string::npos) digits = id.size();
+  const std::string prefix = id.substr(0, digits);
+  static const std::map<std::string, int> kOrder{{"F", 0}, {"T", 1}, {"M", 2}};
+  const auto at = kOrder.find(prefix);
+  long number = 0;
+  for (size_t i = digits; i < id.size() && id[i] >= '0' && id[i] <= '9' && number < 1000000000L; ++i) number = number * 10 + (id[i] - '0');
+  return {at == kOrder.end() ? 3 : at->second, prefix, number, id};
+}
+
+bool technique_less(const std::string& a, const std::string& b) { return technique_key(a) < technique_key(b); }
 
 void write_rules_markdown(std::ostream& out, const RuleSet& rules, const fs::path& rules_dir) {
   std::map<std::string, std::vector<const Rule*>> by_area;  // rules() is already sorted by id

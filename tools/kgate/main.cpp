@@ -1,15 +1,25 @@
 // kgate: the command line of the static gate. Argument parsing, wiring and exit codes only.
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
+#include "analyzers/audit/audit.h"
+#include "analyzers/audit/content_hash.h"
+#include "analyzers/audit/html_report.h"
+#include "analyzers/audit/results_log.h"
+#include "analyzers/audit/shard.h"
 #include "analyzers/core/config.h"
 #include "analyzers/pipeline/batch.h"
 #include "analyzers/pipeline/pipeline.h"
@@ -156,35 +166,25 @@ class ContextCache {
   std::map<std::string, std::string> nearest_;
 };
 
-int run_check(const CheckOptions& options) {
-  const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
-  auto rules = load_rules_or_report(rules_dir);
-  if (!rules) return kExitUsage;
-  for (const auto& id : options.only)
-    if (!rules->contains(id)) return usage_error("--only: unknown rule '" + id + "'");
-
-  ContextCache cache(options, *rules, rules_dir);
+// --policy, or the policy of --task's manifest, overrides every file's own.
+kgate::Status force_policy(const CheckOptions& options, const fs::path& rules_dir, ContextCache& cache) {
   if (!options.policy.empty()) {
     cache.force_policy(options.policy);
   } else if (!options.task.empty()) {
     auto policy = kgate::task_policy_name(rules_dir.parent_path() / "tasks", options.task);
-    if (!policy) return usage_error("--task: " + policy.error());
+    if (!policy) return kgate::Error{"--task: " + policy.error()};
     cache.force_policy(*policy);
   }
+  return kgate::Status::ok();
+}
 
-  if (options.dump_config) {
-    const std::string path = options.paths.empty() ? "." : options.paths.front();
-    auto config = cache.config_for(path);
-    if (!config) return usage_error(config.error());
-    std::cout << kgate::dump_config(**config, cache.policy_name(**config, path));
-    return kExitClean;
-  }
-  if (options.paths.empty()) return usage_error("check: no PATH given");
+// The existence of every PATH, directory walks with config excludes, and one context per file:
+// what `check` and `audit` share. An error is a usage error.
+kgate::Result<std::vector<kgate::BatchItem>> collect_items(const CheckOptions& options, ContextCache& cache) {
   for (const auto& path : options.paths) {
     std::error_code ec;
-    if (!fs::exists(path, ec)) return usage_error("no such file or directory: " + path);
+    if (!fs::exists(path, ec)) return kgate::Error{"no such file or directory: " + path};
   }
-
   // Directory walks skip what the governing config excludes; files named explicitly are analysed.
   std::string exclude_error;
   const auto excluded = [&](const std::string& path) {
@@ -196,15 +196,36 @@ int run_check(const CheckOptions& options) {
     return (*config)->excludes(path);
   };
   const std::vector<std::string> files = kgate::discover_files(options.paths, excluded);
-  if (!exclude_error.empty()) return usage_error(exclude_error);
-
+  if (!exclude_error.empty()) return kgate::Error{exclude_error};
   std::vector<kgate::BatchItem> items;
   for (const auto& file : files) {
     auto context = cache.context_for(file);
-    if (!context) return usage_error(context.error());
+    if (!context) return kgate::Error{context.error()};
     items.push_back({file, *context});
   }
-  const std::vector<kgate::FileResult> results = kgate::analyze_batch(items, options.jobs);
+  return items;
+}
+
+int run_check(const CheckOptions& options) {
+  const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
+  auto rules = load_rules_or_report(rules_dir);
+  if (!rules) return kExitUsage;
+  for (const auto& id : options.only)
+    if (!rules->contains(id)) return usage_error("--only: unknown rule '" + id + "'");
+
+  ContextCache cache(options, *rules, rules_dir);
+  if (kgate::Status forced = force_policy(options, rules_dir, cache); !forced) return usage_error(forced.message());
+  if (options.dump_config) {
+    const std::string path = options.paths.empty() ? "." : options.paths.front();
+    auto config = cache.config_for(path);
+    if (!config) return usage_error(config.error());
+    std::cout << kgate::dump_config(**config, cache.policy_name(**config, path));
+    return kExitClean;
+  }
+  if (options.paths.empty()) return usage_error("check: no PATH given");
+  auto items = collect_items(options, cache);
+  if (!items) return usage_error(items.error());
+  const std::vector<kgate::FileResult> results = kgate::analyze_batch(*items, options.jobs);
 
   if (options.format == "json") std::cout << kgate::to_json(results).dump() << "\n";  // one line: for scripts (jq . pretty-prints)
   else if (options.format == "sarif") std::cout << kgate::to_sarif(results, &*rules, KGATE_VERSION, fs::current_path().string()).dump(2) << "\n";
@@ -214,6 +235,93 @@ int run_check(const CheckOptions& options) {
   for (const auto& result : results)
     for (const auto& finding : result.findings)
       if (finding.severity >= threshold) return kExitFindings;
+  return kExitClean;
+}
+
+struct AuditCommand {
+  CheckOptions check;  // paths, policy/task, jobs, rules dir, engine and limits
+  std::string out;
+  std::string shard;
+};
+
+// What an audit's records depend on besides file contents: resuming under other settings is refused.
+// The rules and policies count by content, so editing a rule file changes the settings too.
+nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet& rules, const fs::path& rules_dir) {
+  std::string catalogue;
+  const auto add_file = [&](const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    catalogue += file.filename().string() + '\0' + std::string(std::istreambuf_iterator<char>(in), {}) + '\0';
+  };
+  for (const auto& rule : rules.rules()) add_file(rule.file);
+  std::vector<fs::path> policies;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(rules_dir / "policies", ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    policies.push_back(it->path());
+  std::sort(policies.begin(), policies.end());
+  for (const auto& policy : policies) add_file(policy);
+#ifdef KGATE_HAVE_CLANG
+  const bool clang = true;
+#else
+  const bool clang = false;
+#endif
+  return {{"kgate", KGATE_VERSION},        {"policy", options.policy},          {"task", options.task},
+          {"cpp_engine", options.cpp_engine}, {"clang_built_in", clang},         {"max_file_bytes", options.max_file_bytes},
+          {"rules", kgate::audit::sha256_hex(catalogue)}};
+}
+
+// `kgate audit`: exit 0 when the log and the report are written (findings are the audit's data),
+// 2 on usage errors and on a log or report that cannot be read or written.
+int run_audit(const AuditCommand& command) {
+  const CheckOptions& options = command.check;
+  std::optional<kgate::audit::Shard> shard;
+  if (!command.shard.empty()) {
+    auto parsed = kgate::audit::parse_shard(command.shard);
+    if (!parsed) return usage_error(parsed.error());
+    shard = *parsed;
+  }
+  const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
+  auto rules = load_rules_or_report(rules_dir);
+  if (!rules) return kExitUsage;
+  ContextCache cache(options, *rules, rules_dir);
+  if (kgate::Status forced = force_policy(options, rules_dir, cache); !forced) return usage_error(forced.message());
+  auto items = collect_items(options, cache);
+  if (!items) return usage_error(items.error());
+  if (shard)
+    std::erase_if(*items, [&](const kgate::BatchItem& item) { return !kgate::audit::in_shard(item.path, *shard); });
+
+  kgate::audit::AuditOptions audit_options;
+  audit_options.settings = audit_settings(options, *rules, rules_dir);
+  audit_options.out_dir = command.out;
+  audit_options.jobs = options.jobs;
+  audit_options.progress = ::isatty(STDERR_FILENO) == 1;
+  // The runtime stage joins here (audit_options.stages) where it is built and a GPU is present.
+  auto outcome = kgate::audit::run_audit(*items, audit_options);
+  if (!outcome) {
+    std::cerr << "kgate: error: " << outcome.error() << "\n";
+    return kExitUsage;
+  }
+
+  kgate::audit::ReportCatalogue catalogue;
+  for (const auto& rule : rules->rules()) {
+    catalogue.techniques[rule.id] = rule.techniques;
+    catalogue.summaries[rule.id] = rule.summary;
+  }
+  const fs::path report = fs::path(command.out) / "report.html";
+  const std::string title = "KernelGate audit" + (shard ? " (shard " + command.shard + ")" : std::string{});
+  if (kgate::Status written = kgate::audit::write_file_atomically(report, kgate::audit::render_html_report(outcome->records, catalogue, title));
+      !written) {
+    std::cerr << "kgate: error: " << written.message() << "\n";
+    return kExitUsage;
+  }
+  size_t rejected = 0;
+  for (const auto& record : outcome->records) rejected += record.value("verdict", "") == "reject" ? 1 : 0;
+  std::cout << "audit: " << outcome->records.size() << " files (" << outcome->analysed << " analysed, " << outcome->reused
+            << " already done";
+  if (outcome->torn_dropped) std::cout << ", a torn last line dropped";
+  if (outcome->stale_dropped) std::cout << ", " << outcome->stale_dropped << " stale record(s) dropped";
+  std::cout << "), " << rejected << " rejected\n"
+            << "audit: " << (fs::path(command.out) / kgate::audit::kLogName).string() << "\n"
+            << "audit: " << report.string() << "\n";
   return kExitClean;
 }
 
@@ -320,6 +428,19 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json", "markdown"}));
   rules_cmd->add_option("--rules-dir", rules_dir_for_rules, "rules directory");
 
+  AuditCommand audit;
+  CLI::App* audit_cmd = app.add_subcommand("audit", "audit directories: resumable JSONL results and an HTML report");
+  auto* audit_task = audit_cmd->add_option("--task", audit.check.task, "task name: its manifest selects the policy");
+  audit_cmd->add_option("--policy", audit.check.policy, "policy: kernelbench, repository or a task category")->excludes(audit_task);
+  audit_cmd->add_option("--out", audit.out, "output directory: results.jsonl (appended, resumable) and report.html")->required();
+  audit_cmd->add_option("-j,--jobs", audit.check.jobs, "worker threads (0: one per core)");
+  audit_cmd->add_option("--shard", audit.shard, "audit only shard K of N (K/N, 1-based; by a hash of each path)");
+  audit_cmd->add_option("--rules-dir", audit.check.rules_dir, "rules directory");
+  audit_cmd->add_option("--cpp-engine", audit.check.cpp_engine, "engine for C++/CUDA: auto, tree-sitter, or none")
+      ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));
+  audit_cmd->add_option("--max-file-bytes", audit.check.max_file_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
+  audit_cmd->add_option("DIR", audit.check.paths, "directories or files")->required();
+
   std::vector<std::string> metric_paths;
   uint64_t metric_max_bytes = kgate::ingest::Limits{}.max_file_bytes;
   std::string metric_format = "text";
@@ -337,6 +458,7 @@ int main(int argc, char** argv) {
 
   try {
     if (check_cmd->parsed()) return run_check(check);
+    if (audit_cmd->parsed()) return run_audit(audit);
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
     if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes, metric_format);
   } catch (const std::exception& e) {

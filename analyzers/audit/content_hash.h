@@ -1,0 +1,18 @@
+// SHA-256 of file contents: the key (with the path) that lets a restarted audit skip finished files.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "analyzers/core/status.h"
+
+namespace kgate::audit {
+
+// Lower-case hex SHA-256 of `bytes`.
+std::string sha256_hex(std::string_view bytes);
+
+// Lower-case hex SHA-256 of a file's bytes, read in chunks (a file of any size).
+Result<std::string> sha256_file(const std::filesystem::path& path);
+
+}  // namespace kgate::audit
