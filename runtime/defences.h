@@ -11,6 +11,7 @@
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
+#include "runtime/task.h"
 #include "runtime/verdict.h"
 
 namespace kgate::runtime {
@@ -33,6 +34,9 @@ std::optional<Reason> check_output_plain(const OutputFacts&);
 std::optional<Reason> check_aliasing(const StorageRange& output, const std::vector<StorageRange>& inputs);
 std::optional<Reason> check_inputs_unchanged(const std::vector<at::Tensor>& before, const std::vector<at::Tensor>& after);
 std::optional<Reason> check_deterministic(const at::Tensor& first, const at::Tensor& second);
+// The same check with a tolerance, for kernels whose reductions legitimately vary in the last bits
+// (atomics): only a difference beyond the task's tolerance counts as nondeterministic.
+std::optional<Reason> check_deterministic(const at::Tensor& first, const at::Tensor& second, const Tolerance&);
 void poison_free_memory(c10::Device device, std::size_t bytes);  // NaN patterns into the allocator's free memory
 
 // The storage a tensor's elements occupy (data_ptr .. data_ptr + span of its strides); empty for numel 0.
