@@ -38,8 +38,9 @@ __global__ void maxpool2d_kernel(const T* __restrict__ x, T* __restrict__ y, int
         for (int h = max(h_begin, 0); h < h_end; ++h) {
             for (int w = max(w_begin, 0); w < w_end; ++w) {
                 const float v = static_cast<float>(xp[static_cast<int64_t>(h) * W + w]);
-                if (v > best || isnan(v)) best = v;
-                if (isnan(best)) break;
+                const bool v_is_nan = v != v;  // NaN wins, as in PyTorch, and ends the scan
+                if (v > best || v_is_nan) best = v;
+                if (v_is_nan) break;
             }
         }
         y[i] = static_cast<T>(best);
