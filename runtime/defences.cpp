@@ -2,7 +2,12 @@
 #include "runtime/defences.h"
 
 #include <algorithm>
+#include <limits>
 #include <sstream>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <c10/util/Exception.h>
 #include <ATen/ops/empty.h>
@@ -20,7 +25,7 @@ constexpr std::int64_t kPoisonWord16 = 0x7FF1;
 constexpr std::int64_t kPoisonWord32 = 0x7FF17FF1;
 constexpr std::int64_t kPoisonWord64 = 0x7FF17FF17FF17FF1;
 
-// Smallest block poison_free_memory allocates, and the largest single block it asks for at once.
+// The smallest block poison_free_memory allocates.
 constexpr std::size_t kMinPoisonBlock = 4096;
 
 std::optional<at::ScalarType> same_size_integer(at::ScalarType dtype) {
@@ -160,17 +165,22 @@ std::optional<Reason> check_deterministic(const at::Tensor& first, const at::Ten
 
 void poison_free_memory(c10::Device device, std::size_t bytes) {
   if (bytes < kMinPoisonBlock) bytes = kMinPoisonBlock;
-  // A halving ladder of blocks, largest first, so both large and small later requests land on poison.
-  // On the CPU, glibc serves a first large block with mmap and returns it to the system on free, but
-  // that free raises its mmap threshold; the second round is then served from the heap and stays there.
-  const int rounds = device.is_cpu() ? 2 : 1;
-  for (int round = 0; round < rounds; ++round) {
-    std::vector<at::Tensor> held;
-    for (std::size_t size = bytes; size >= kMinPoisonBlock; size /= 2) {
-      if (auto block = poisoned_block(device, size)) held.push_back(std::move(*block));
-    }
-    while (!held.empty()) held.pop_back();  // free the smallest first, so neighbours coalesce back
+#if defined(__GLIBC__)
+  // glibc serves large blocks with mmap and unmaps them on free, and trims the heap's free top: either
+  // would hand back the poisoned pages. Keep blocks up to glibc's largest mmap threshold (32 MiB) in the
+  // heap and stop trimming, in this (worker) process; larger outputs start as fresh zero pages.
+  if (device.is_cpu()) {
+    constexpr std::size_t kGlibcMaxMmapThreshold = std::size_t{32} << 20;
+    mallopt(M_MMAP_THRESHOLD, static_cast<int>(std::min(2 * bytes, kGlibcMaxMmapThreshold)));
+    mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   }
+#endif
+  // A halving ladder of blocks, largest first, so both large and small later requests land on poison.
+  std::vector<at::Tensor> held;
+  for (std::size_t size = bytes; size >= kMinPoisonBlock; size /= 2) {
+    if (auto block = poisoned_block(device, size)) held.push_back(std::move(*block));
+  }
+  while (!held.empty()) held.pop_back();  // free the smallest first, so neighbours coalesce back
 }
 
 bool is_poison_dtype(at::ScalarType dtype) {
