@@ -10,7 +10,7 @@ apt_packages=(
   build-essential cmake ninja-build ccache pkg-config python3-venv
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clang-tidy-19
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libvalijson-dev
-  libseccomp-dev pybind11-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libseccomp-dev pybind11-dev libgtest-dev libgmock-dev libbenchmark-dev libmuparser-dev
 )
 missing=()
 for p in "${apt_packages[@]}"; do
