@@ -171,13 +171,14 @@ void poison_free_memory(c10::Device device, std::size_t bytes) {
   // heap and stop trimming, in this (worker) process; larger outputs start as fresh zero pages.
   if (device.is_cpu()) {
     constexpr std::size_t kGlibcMaxMmapThreshold = std::size_t{32} << 20;
-    mallopt(M_MMAP_THRESHOLD, static_cast<int>(std::min(2 * bytes, kGlibcMaxMmapThreshold)));
+    mallopt(M_MMAP_THRESHOLD, static_cast<int>(std::min(4 * bytes, kGlibcMaxMmapThreshold)));
     mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   }
 #endif
-  // A halving ladder of blocks, largest first, so both large and small later requests land on poison.
+  // A halving ladder of blocks, from twice the request down, so both large and small later requests land
+  // on poison: a block of exactly `bytes` is a few bytes short of an aligned request of `bytes`.
   std::vector<at::Tensor> held;
-  for (std::size_t size = bytes; size >= kMinPoisonBlock; size /= 2) {
+  for (std::size_t size = 2 * bytes; size >= kMinPoisonBlock; size /= 2) {
     if (auto block = poisoned_block(device, size)) held.push_back(std::move(*block));
   }
   while (!held.empty()) held.pop_back();  // free the smallest first, so neighbours coalesce back
