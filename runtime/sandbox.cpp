@@ -158,7 +158,8 @@ Status apply_limits(const WorkerLimits& limits) {
   if (auto s = set(RLIMIT_CORE, 0, "CORE"); !s) return s;
   if (auto s = set(RLIMIT_CPU, limits.cpu_seconds, "CPU"); !s) return s;
   if (auto s = set(RLIMIT_FSIZE, limits.file_bytes, "FSIZE"); !s) return s;
-  if (auto s = set(RLIMIT_NPROC, limits.processes, "NPROC"); !s) return s;
+  if (limits.processes)
+    if (auto s = set(RLIMIT_NPROC, limits.processes, "NPROC"); !s) return s;
   if (limits.address_space)
     if (auto s = set(RLIMIT_AS, limits.address_space, "AS"); !s) return s;
   return Status::ok();
@@ -190,8 +191,9 @@ Result<int> restrict_filesystem(const std::filesystem::path& private_dir, const 
     if (entry.path().filename().string().rfind("nvidia", 0) == 0 && entry.is_character_file(ec)) devices.push_back(entry.path());
   for (const auto& device : devices)
     if (status) status = allow_path(ruleset, device, LANDLOCK_ACCESS_FS_WRITE_FILE);
-  if (status && extras.dev_shm_writable && std::filesystem::is_directory("/dev/shm", ec))
-    status = allow_path(ruleset, "/dev/shm", LANDLOCK_ACCESS_FS_WRITE_FILE);
+  // CUDA: the driver opens more than the /dev/nvidia* nodes read-write (nvidia-caps/, dri/), and torch's
+  // IPC reference counts live in /dev/shm. /proc (and so /proc/*/mem) stays read-only.
+  if (status && extras.dev_shm_writable) status = allow_path(ruleset, "/dev", LANDLOCK_ACCESS_FS_WRITE_FILE);
   if (extras.jit_exec)
     for (const auto& tool : jit_toolchain_executables())
       if (status) status = allow_path(ruleset, tool, LANDLOCK_ACCESS_FS_EXECUTE);

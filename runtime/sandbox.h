@@ -17,7 +17,7 @@ namespace kgate::runtime {
 struct WorkerLimits {
   std::uint64_t cpu_seconds = 600;      // RLIMIT_CPU
   std::uint64_t file_bytes = 64u << 20;  // RLIMIT_FSIZE
-  std::uint64_t processes = 4096;       // RLIMIT_NPROC (threads count; root is exempt)
+  std::uint64_t processes = 4096;       // RLIMIT_NPROC (threads count; root is exempt); 0 leaves it
   std::uint64_t address_space = 0;      // RLIMIT_AS; 0 leaves it (CUDA reserves huge virtual ranges)
 };
 
