@@ -76,7 +76,7 @@ int run(const TasksLintOptions& o) {
 
 }  // namespace
 
-RegisteredCommand add_tasks_command(CLI::App& parent) {
+TasksCommand add_tasks_command(CLI::App& parent) {
   auto options = std::make_shared<TasksLintOptions>();
   CLI::App* tasks = parent.add_subcommand("tasks", "the runtime task suite");
   tasks->require_subcommand(1);

@@ -1,12 +1,17 @@
 // `kgate tasks lint [PATH...]`: the task-suite linter (registered by main.cpp when KGATE_HAVE_RUNTIME).
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include <functional>
 
-#include "tools/kgate/cmd_run.h"  // RegisteredCommand
+#include <CLI/CLI.hpp>
 
 namespace kgate::cli {
 
-RegisteredCommand add_tasks_command(CLI::App& parent);
+struct TasksCommand {
+  CLI::App* app;
+  std::function<int()> run;  // the exit code: 0 clean, 1 findings, 2 usage error or no interpreter
+};
+
+TasksCommand add_tasks_command(CLI::App& parent);
 
 }  // namespace kgate::cli

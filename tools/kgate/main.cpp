@@ -22,6 +22,9 @@
 #include "analyzers/cuda/clang/clang_engine.h"
 #endif
 #ifdef KGATE_HAVE_RUNTIME
+#include "tools/kgate/cmd_tasks.h"
+#endif
+#ifdef KGATE_HAVE_RUNTIME
 #include "tools/kgate/cmd_run.h"
 #endif
 #ifdef KGATE_HAVE_RUNTIME
@@ -340,6 +343,10 @@ int main(int argc, char** argv) {
   const kgate::cli::RegisteredCommand tasks_cmd = kgate::cli::add_tasks_command(app);
 #endif
 
+#ifdef KGATE_HAVE_RUNTIME
+  const kgate::cli::TasksCommand tasks_cmd = kgate::cli::add_tasks_command(app);
+#endif
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -351,6 +358,9 @@ int main(int argc, char** argv) {
     if (check_cmd->parsed()) return run_check(check);
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
     if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes);
+#ifdef KGATE_HAVE_RUNTIME
+    if (tasks_cmd.app->parsed()) return tasks_cmd.run();
+#endif
 #ifdef KGATE_HAVE_RUNTIME
     if (run_cmd.app->parsed()) return run_cmd.run();
 #endif
