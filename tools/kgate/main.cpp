@@ -22,9 +22,6 @@
 #include "analyzers/cuda/clang/clang_engine.h"
 #endif
 #ifdef KGATE_HAVE_RUNTIME
-#include "tools/kgate/cmd_tasks.h"
-#endif
-#ifdef KGATE_HAVE_RUNTIME
 #include "tools/kgate/cmd_run.h"
 #endif
 #ifdef KGATE_HAVE_RUNTIME
@@ -340,10 +337,6 @@ int main(int argc, char** argv) {
   const kgate::cli::RegisteredCommand run_cmd = kgate::cli::add_run_command(app);
 #endif
 #ifdef KGATE_HAVE_RUNTIME
-  const kgate::cli::RegisteredCommand tasks_cmd = kgate::cli::add_tasks_command(app);
-#endif
-
-#ifdef KGATE_HAVE_RUNTIME
   const kgate::cli::TasksCommand tasks_cmd = kgate::cli::add_tasks_command(app);
 #endif
 
@@ -358,9 +351,6 @@ int main(int argc, char** argv) {
     if (check_cmd->parsed()) return run_check(check);
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
     if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes);
-#ifdef KGATE_HAVE_RUNTIME
-    if (tasks_cmd.app->parsed()) return tasks_cmd.run();
-#endif
 #ifdef KGATE_HAVE_RUNTIME
     if (run_cmd.app->parsed()) return run_cmd.run();
 #endif
