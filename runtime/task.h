@@ -1,82 +1,8 @@
 // A runtime task: the reference and its manifest (docs/task-manifest.md). One home for every consumer:
 // the judge (shapes, dtypes, fills, tolerances), profiling (FLOP/byte formulas), `kgate tasks lint`,
-// and the static gate's policy.
+// and the static gate's policy. The struct and its loader are torch-free and live in
+// analyzers/core/task_manifest.h so the static gate reads the same manifests; this header is the
+// runtime's name for them.
 #pragma once
 
-#include <cstdint>
-#include <filesystem>
-#include <map>
-#include <optional>
-#include <string>
-#include <vector>
-
-#include "analyzers/core/status.h"
-
-namespace kgate::runtime {
-
-enum class DType { fp32, fp16, bf16, int8 };
-std::string_view dtype_name(DType);
-std::optional<DType> parse_dtype(std::string_view);  // "fp32", "fp16", "bf16", "int8"
-int dtype_bytes(DType);
-
-enum class Fill { random, positive, probability, keep };
-
-struct InputSpec {
-  std::string name;
-  std::optional<Fill> fill;  // unset: random for floating tensors, keep otherwise
-};
-
-struct Tolerance {
-  double atol = 1e-4;
-  double rtol = 1e-4;
-  double norm_rtol = 1e-5;
-};
-Tolerance default_tolerance(DType);
-
-struct QuantizationContract {
-  double cosine_min = 0.999;
-  double rel_l1_max = 0.02;
-  double rmse_max = 0.05;
-};
-
-enum class Contract { elementwise, quantization };
-
-// One assignment of the reference's module-level shape symbols, e.g. {M: 1024, N: 1024, K: 1024}.
-using ShapeSet = std::map<std::string, std::int64_t>;
-
-struct TaskPolicy {
-  std::string category;            // rules/policies/<category>.yaml
-  std::vector<std::string> allow;  // torch ops a submission may keep
-  std::vector<std::string> core;   // ops that must be the submission's own
-};
-
-struct Task {
-  std::string name;
-  std::string category;
-  std::string description;
-  std::filesystem::path dir;        // the task directory (empty for a bare KernelBench file)
-  std::filesystem::path reference;  // reference.py (or the bare KernelBench file)
-  bool bare_kernelbench = false;    // --task was a .py file: no manifest, speedup only
-  std::vector<DType> dtypes{DType::fp32};
-  std::vector<ShapeSet> public_shapes;  // a bare file has one empty set: the file's own globals
-  std::vector<ShapeSet> hidden_shapes;
-  std::vector<InputSpec> inputs;
-  std::optional<std::string> flops;  // expressions over shape symbols and `elem`
-  std::optional<std::string> bytes;
-  std::map<DType, Tolerance> tolerance;  // missing dtypes use default_tolerance
-  Contract contract = Contract::elementwise;
-  QuantizationContract quantization;
-  std::vector<std::string> special_values;  // "inf", "nan" (±0 always allowed)
-  TaskPolicy policy;
-
-  Tolerance tolerance_for(DType d) const;
-};
-
-// Loads a task directory (task.yaml + reference.py), a task.yaml path, or a bare KernelBench .py file.
-// Validates the manifest against tasks/task.schema.json; every error names the file and the field.
-Result<Task> load_task(const std::filesystem::path& path);
-
-// Evaluates a FLOP or byte formula for one shape set; `elem` is bound to dtype_bytes(dtype).
-Result<double> eval_formula(const std::string& expr, const ShapeSet& shape, DType dtype);
-
-}  // namespace kgate::runtime
+#include "analyzers/core/task_manifest.h"

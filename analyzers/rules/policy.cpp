@@ -1,4 +1,4 @@
-// Policy loading: schema validation, `extends` resolution, and task manifests naming a policy.
+// Policy loading: schema validation, `extends` resolution, and the policy a task manifest names.
 #include "analyzers/rules/policy.h"
 
 #include <algorithm>
@@ -7,6 +7,7 @@
 
 #include "analyzers/core/glob.h"
 #include "analyzers/core/json_schema.h"
+#include "analyzers/core/task_manifest.h"
 #include "analyzers/core/yaml_json.h"
 
 namespace kgate {
@@ -129,27 +130,11 @@ std::string_view default_policy_name(ingest::FileKind kind) {
 }
 
 Result<std::string> task_policy_name(const std::filesystem::path& tasks_dir, std::string_view task) {
-  if (task.empty() || task.find('/') != std::string_view::npos || task == "." || task == "..")
-    return Error{"invalid task name '" + std::string(task) + "'"};
-  std::error_code ec;
-  std::vector<std::filesystem::path> manifests;
-  for (auto it = std::filesystem::recursive_directory_iterator(tasks_dir, ec); !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    const auto& path = it->path();
-    if (!it->is_regular_file()) continue;
-    const bool dir_manifest = (path.filename() == "manifest.yaml" || path.filename() == "manifest.yml") && path.parent_path().filename() == task;
-    const bool file_manifest = path.stem() == task && (path.extension() == ".yaml" || path.extension() == ".yml");
-    if (dir_manifest || file_manifest) manifests.push_back(path);
-  }
-  if (manifests.empty()) return Error{"unknown task '" + std::string(task) + "': no manifest under " + tasks_dir.string()};
-  std::sort(manifests.begin(), manifests.end());
-  if (manifests.size() > 1) return Error{"task '" + std::string(task) + "' is ambiguous: " + manifests[0].string() + " and " + manifests[1].string()};
-  auto document = load_yaml_as_json(manifests[0].string());
-  if (!document) return Error{document.error()};
-  for (const char* key : {"policy", "category"}) {
-    if (document->is_object() && document->contains(key) && (*document)[key].is_string())
-      return (*document)[key].get<std::string>();
-  }
-  return Error{manifests[0].string() + ": the manifest names neither a policy nor a category"};
+  auto where = runtime::find_task(tasks_dir, task);
+  if (!where) return Error{where.error()};
+  auto loaded = runtime::load_task(*where);
+  if (!loaded) return Error{loaded.error()};
+  return loaded->policy.category;
 }
 
 }  // namespace kgate

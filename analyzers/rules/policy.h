@@ -43,8 +43,9 @@ std::vector<std::string> policy_names(const std::filesystem::path& policies_dir)
 // Python submissions, repository for raw CUDA C++ (where host cuBLAS calls can be legitimate).
 std::string_view default_policy_name(ingest::FileKind kind);
 
-// The policy of a task: the manifest of `task` (tasks/**/<task>/manifest.yaml or
-// tasks/**/<task>.yaml) names `policy`, else its `category` is the policy name.
+// The policy of a task (`policy.category` of its task.yaml; kernelbench for a bare KernelBench .py).
+// `task` is what --task accepts: a task name or Category/name under tasks_dir, a task directory, a
+// task.yaml, or a KernelBench problem file (runtime::find_task).
 Result<std::string> task_policy_name(const std::filesystem::path& tasks_dir, std::string_view task);
 
 }  // namespace kgate

@@ -298,14 +298,21 @@ TEST(ShippedPolicies, EveryPolicyLoadsAndTheDefaultsHoldTheirPromises) {
   EXPECT_EQ(default_policy_name(ingest::FileKind::Cuda), "repository");
 }
 
-TEST(TaskPolicy, ManifestPolicyOrCategory) {
+TEST(TaskPolicy, ManifestPolicyCategory) {
   ScratchDir dir;
-  dir.write("level1/matmul_square/manifest.yaml", "category: matrix-multiply\n");
-  dir.write("level2/fused_thing.yaml", "category: fusion\npolicy: repository\n");
-  dir.write("level3/broken/manifest.yaml", "shapes: []\n");
+  const std::string manifest =
+      "name: matmul_square\ncategory: MatrixMultiply\ndescription: C = A @ B\ndtypes: [fp32]\n"
+      "shapes: {public: [{N: 8}], hidden: [{N: 1}, {N: 3}]}\npolicy: {category: matrix-multiply, core: [torch.matmul]}\n";
+  dir.write("MatrixMultiply/matmul_square/task.yaml", manifest);
+  dir.write("MatrixMultiply/matmul_square/reference.py", "N = 8\n");
+  dir.write("Broken/broken/task.yaml", "shapes: []\n");
+  dir.write("Broken/broken/reference.py", "");
+  const auto problem = dir.write("problem.py", "class Model: pass\n");
   EXPECT_EQ(*task_policy_name(dir.path(), "matmul_square"), "matrix-multiply");
-  EXPECT_EQ(*task_policy_name(dir.path(), "fused_thing"), "repository");
-  EXPECT_NE(task_policy_name(dir.path(), "broken").error().find("neither a policy nor a category"), std::string::npos);
+  EXPECT_EQ(*task_policy_name(dir.path(), "MatrixMultiply/matmul_square"), "matrix-multiply");
+  EXPECT_EQ(*task_policy_name(dir.path(), (dir.path() / "MatrixMultiply/matmul_square/task.yaml").string()), "matrix-multiply");
+  EXPECT_EQ(*task_policy_name(dir.path(), problem.string()), "kernelbench");
+  EXPECT_NE(task_policy_name(dir.path(), "broken").error().find("task.schema.json"), std::string::npos);
   EXPECT_NE(task_policy_name(dir.path(), "missing").error().find("unknown task"), std::string::npos);
   EXPECT_FALSE(task_policy_name(dir.path(), "../x").has_value());
 }

@@ -31,6 +31,10 @@
 #ifdef KGATE_HAVE_CLANG
 #include "analyzers/cuda/clang/clang_engine.h"
 #endif
+#ifdef KGATE_HAVE_RUNTIME
+#include "tools/kgate/cmd_run.h"
+#include "tools/kgate/cmd_tasks.h"
+#endif
 
 #ifndef KGATE_VERSION
 #define KGATE_VERSION "0.0.0"
@@ -449,6 +453,11 @@ int main(int argc, char** argv) {
   metrics_cmd->add_option("PATH", metric_paths, "files or directories")->required();
   metrics_cmd->add_option("--max-file-bytes", metric_max_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
 
+#ifdef KGATE_HAVE_RUNTIME
+  const kgate::cli::RegisteredCommand run_cmd = kgate::cli::add_run_command(app);
+  const kgate::cli::TasksCommand tasks_cmd = kgate::cli::add_tasks_command(app);
+#endif
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -461,6 +470,10 @@ int main(int argc, char** argv) {
     if (audit_cmd->parsed()) return run_audit(audit);
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
     if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes, metric_format);
+#ifdef KGATE_HAVE_RUNTIME
+    if (run_cmd.app->parsed()) return run_cmd.run();
+    if (tasks_cmd.app->parsed()) return tasks_cmd.run();
+#endif
   } catch (const std::exception& e) {
     std::cerr << "kgate: internal error: " << e.what() << "\n";
     return kExitUsage;

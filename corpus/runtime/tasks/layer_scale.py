@@ -1,0 +1,25 @@
+# Runtime corpus task (bare KernelBench file): LayerScale (CaiT), a per-channel gain initialised tiny,
+# so every output element is below the fp32 atol of 1e-4 while the output as a whole is not zero.
+import torch
+import torch.nn as nn
+
+B = 16
+D = 256
+INIT = 2e-5
+
+
+class Model(nn.Module):
+    def __init__(self, dim, init):
+        super().__init__()
+        self.gamma = nn.Parameter(torch.full((dim,), init))
+
+    def forward(self, x):
+        return x * self.gamma
+
+
+def get_inputs():
+    return [torch.randn(B, D)]
+
+
+def get_init_inputs():
+    return [D, INIT]

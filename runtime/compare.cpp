@@ -1,0 +1,173 @@
+// Output comparison under the task's tolerance or quantization contract. Metadata first (shape, dtype,
+// device, contiguity), then NaN placement, then values, each failure with its stable reason id.
+#include "runtime/compare.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/where.h>
+#include <ATen/ops/zeros_like.h>
+
+namespace kgate::runtime {
+namespace {
+
+CompareResult failure(std::string reason_id, std::string message) {
+  return {false, std::move(reason_id), std::move(message), 0.0, 0.0, 0.0, 0};
+}
+
+std::string shape_string(at::IntArrayRef sizes) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t i = 0; i < sizes.size(); ++i) out << (i ? ", " : "") << sizes[i];
+  out << ']';
+  return out.str();
+}
+
+// The multi-index of flat position `flat` in a tensor of `sizes` (row-major), for messages.
+std::string index_string(std::int64_t flat, at::IntArrayRef sizes) {
+  std::vector<std::int64_t> index(sizes.size());
+  for (std::size_t d = sizes.size(); d-- > 0;) {
+    index[d] = sizes[d] ? flat % sizes[d] : 0;
+    flat = sizes[d] ? flat / sizes[d] : 0;
+  }
+  return shape_string(index);
+}
+
+std::int64_t first_true(const at::Tensor& flat_mask) {
+  auto hits = flat_mask.nonzero();
+  return hits.numel() ? hits[0][0].item<std::int64_t>() : -1;
+}
+
+std::string element_message(const char* what, std::int64_t flat, const at::Tensor& e, const at::Tensor& a,
+                            at::IntArrayRef sizes) {
+  std::ostringstream out;
+  out.precision(9);
+  out << what << " at " << index_string(flat, sizes) << ": expected " << e[flat].item<double>() << ", got "
+      << a[flat].item<double>();
+  return out.str();
+}
+
+// Quantization contract: cosine similarity, relative L1 and RMSE over the whole output.
+CompareResult compare_quantized(const at::Tensor& e, const at::Tensor& a, const QuantizationContract& q,
+                                CompareResult result) {
+  const double dot = (a * e).sum().item<double>();
+  const double norm_a = a.norm().item<double>();
+  const double norm_e = e.norm().item<double>();
+  double cosine = 1.0;
+  if (norm_a > 0.0 || norm_e > 0.0) cosine = (norm_a > 0.0 && norm_e > 0.0) ? dot / (norm_a * norm_e) : 0.0;
+  const double abs_err = (a - e).abs().sum().item<double>();
+  const double abs_ref = e.abs().sum().item<double>();
+  const double rel_l1 = abs_ref > 0.0 ? abs_err / abs_ref : (abs_err > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+  const double rmse = e.numel() ? std::sqrt((a - e).square().mean().item<double>()) : 0.0;
+  std::ostringstream out;
+  out.precision(6);
+  if (!(cosine >= q.cosine_min)) out << "cosine similarity " << cosine << " < " << q.cosine_min << "; ";
+  if (!(rel_l1 <= q.rel_l1_max)) out << "relative L1 " << rel_l1 << " > " << q.rel_l1_max << "; ";
+  if (!(rmse <= q.rmse_max)) out << "RMSE " << rmse << " > " << q.rmse_max << "; ";
+  auto message = out.str();
+  if (!message.empty()) {
+    result.ok = false;
+    result.reason_id = "mismatch";
+    result.message = "quantization contract: " + message.substr(0, message.size() - 2);
+  }
+  return result;
+}
+
+}  // namespace
+
+CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actual, const Tolerance& tol,
+                              Contract contract, const QuantizationContract& quantization) {
+  if (!actual.defined()) return failure("shape-mismatch", "the output is not a tensor");
+  if (!expected.defined()) return failure("shape-mismatch", "the reference output is not a tensor");
+  if (expected.sizes() != actual.sizes()) {
+    return failure("shape-mismatch",
+                   "shape " + shape_string(actual.sizes()) + ", expected " + shape_string(expected.sizes()));
+  }
+  if (expected.scalar_type() != actual.scalar_type()) {
+    return failure("dtype-mismatch", std::string("dtype ") + c10::toString(actual.scalar_type()) + ", expected " +
+                                         c10::toString(expected.scalar_type()));
+  }
+  if (expected.device() != actual.device()) {
+    return failure("device-mismatch", "device " + actual.device().str() + ", expected " + expected.device().str());
+  }
+  // A reference that returns a strided view does not oblige the candidate to; a dense one does.
+  if (expected.is_contiguous() && !actual.is_contiguous()) {
+    return failure("not-contiguous", "the output is not contiguous (strides " + shape_string(actual.strides()) + ")");
+  }
+  if (actual.is_complex() || expected.is_complex()) {
+    return failure("dtype-mismatch", "complex outputs are not supported by the comparison");
+  }
+
+  const auto sizes = expected.sizes();
+  const auto e = expected.detach().reshape({-1}).to(at::kDouble);
+  const auto a = actual.detach().reshape({-1}).to(at::kDouble);
+  CompareResult result{true, "", "", 0.0, 0.0, 0.0, 0};
+
+  // NaN is never a wildcard: it is accepted only where the reference has NaN too, and required there.
+  const auto e_nan = e.isnan();
+  const auto a_nan = a.isnan();
+  const auto nan_differs = e_nan.ne(a_nan);
+  if (const auto n = nan_differs.sum().item<std::int64_t>(); n > 0) {
+    const auto pos = first_true(nan_differs);
+    auto r = failure("nan-mismatch", element_message("NaN placement differs", pos, e, a, sizes) + " (" +
+                                         std::to_string(n) + " of " + std::to_string(e.numel()) + " elements)");
+    r.mismatches = n;
+    return r;
+  }
+  if (contract == Contract::quantization) {
+    const auto keep = e_nan.logical_not();
+    return compare_quantized(e.masked_select(keep), a.masked_select(keep), quantization, result);
+  }
+
+  // Equal values (including equal infinities and shared NaNs) have no error; an infinity that differs has
+  // an infinite error and an exact bound, so it always fails.
+  const auto same = a.eq(e).logical_or(e_nan);
+  const auto diff = at::where(same, at::zeros_like(e), (a - e).abs());
+  const auto finite_e = e.isfinite();
+  const auto bound = at::where(finite_e, e.abs().mul(tol.rtol).add(tol.atol), at::zeros_like(e));
+  const auto bad = diff.gt(bound);
+  result.mismatches = bad.sum().item<std::int64_t>();
+  if (e.numel()) {
+    result.max_abs_err = diff.max().item<double>();
+    // Relative error where it is defined (finite, nonzero reference values).
+    const auto rel = at::where(e.ne(0.0).logical_and(finite_e), diff / e.abs(), at::zeros_like(e));
+    result.max_rel_err = rel.max().item<double>();
+  }
+
+  // The norm term: relative to the output's own norm, so an output below atol everywhere (which the
+  // elementwise term accepts) still has to be right in aggregate (M4). Its absolute floor is atol scaled
+  // by norm_rtol / rtol, see docs/notes/num.md for why the manifest's atol * sqrt(numel) is not used.
+  const double err_norm = diff.masked_select(finite_e).norm().item<double>();
+  const double ref_norm = e.masked_select(finite_e).norm().item<double>();
+  const double norm_atol = tol.rtol > 0.0 ? tol.atol * (tol.norm_rtol / tol.rtol) : tol.atol;
+  const double norm_bound = tol.norm_rtol * ref_norm + norm_atol * std::sqrt(static_cast<double>(e.numel()));
+  result.norm_err_ratio = norm_bound > 0.0 ? err_norm / norm_bound
+                                           : (err_norm > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+
+  if (result.mismatches > 0) {
+    const auto pos = first_true(bad);
+    std::ostringstream out;
+    out.precision(6);
+    out << element_message("value differs", pos, e, a, sizes) << " (|diff| " << diff[pos].item<double>()
+        << " > atol + rtol * |expected| = " << bound[pos].item<double>() << "); " << result.mismatches << " of "
+        << e.numel() << " elements differ, max abs err " << result.max_abs_err;
+    result.ok = false;
+    result.reason_id = "mismatch";
+    result.message = out.str();
+    return result;
+  }
+  if (result.norm_err_ratio > 1.0) {
+    std::ostringstream out;
+    out.precision(6);
+    out << "||actual - expected||_2 = " << err_norm << " exceeds norm_rtol * ||expected||_2 + floor = " << norm_bound
+        << " (||expected||_2 = " << ref_norm << "): every element is within atol, the whole output is not";
+    result.ok = false;
+    result.reason_id = "norm-mismatch";
+    result.message = out.str();
+  }
+  return result;
+}
+
+}  // namespace kgate::runtime

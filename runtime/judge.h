@@ -1,0 +1,77 @@
+// The judge (trusted, in the kgate process): runs the task's reference and one sandboxed worker per
+// submission over secret seeds x distributions x shape sets x dtypes, checks every call with the
+// runtime defences, and gives the verdict.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzers/core/status.h"
+#include "runtime/compile_cache.h"
+#include "runtime/inputs.h"
+#include "runtime/sandbox.h"
+#include "runtime/task.h"
+#include "runtime/verdict.h"
+
+namespace kgate::runtime {
+
+struct RunOptions {
+  std::string device = "cpu";                // "cpu" or "cuda"
+  int seeds = 0;                             // 0: 5 on cuda, 1 on cpu
+  std::vector<Distribution> distributions;  // empty: all
+  bool hidden_shapes = true;
+  int start_timeout_ms = 120000;  // worker start-up and candidate import (compilation is not counted)
+  int call_timeout_ms = 60000;    // one build or forward call
+  bool sandbox = true;
+  std::filesystem::path worker_executable;
+  std::filesystem::path cache_dir;  // empty: default_compile_cache_dir()
+  InputOptions input_options;
+  std::size_t arena_bytes = std::size_t{1} << 30;  // sparse: only touched pages cost memory
+  std::uint64_t cpu_address_space = std::uint64_t{32} << 30;  // RLIMIT_AS of CPU workers
+};
+
+struct CaseResult {
+  std::size_t shape_index = 0;
+  bool hidden_shape = false;
+  ShapeSet shapes;
+  DType dtype = DType::fp32;
+  int seed_index = 0;
+  Distribution distribution = Distribution::normal;
+  bool reference_first = false;
+  bool determinism_checked = false;
+  Verdict verdict = Verdict::pass;
+  std::optional<Reason> reason;
+  double max_abs_err = 0;
+  double max_rel_err = 0;
+  double norm_err_ratio = 0;
+  std::int64_t mismatches = 0;
+};
+
+struct RunReport {
+  std::string task;
+  std::string submission;
+  std::string device;
+  Verdict verdict = Verdict::pass;
+  std::vector<Reason> reasons;  // one per distinct reason id, first occurrence
+  std::vector<CaseResult> cases;
+  SandboxState sandbox;
+  std::vector<CompileRecord> compiles;
+  std::string worker_end;       // how the worker ended ("exited with code 0", "killed by signal 9 (SIGKILL)")
+  std::string worker_log_tail;  // its stdout/stderr, for people
+  double seconds = 0;
+};
+
+// An Error is a problem of the task, the options or the judge itself (exit code 2), never of the submission.
+Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& options);
+
+nlohmann::json to_json(const RunReport&);
+void write_text(std::ostream&, const RunReport&);
+
+}  // namespace kgate::runtime

@@ -1,0 +1,97 @@
+"""The judge's Python half: loads the task's reference under its own module name, builds the reference
+model, produces the input structure from get_inputs(), and holds the CUDA arena. Runs in the trusted
+kgate process; never sees the candidate."""
+import base64
+import importlib.util
+import json
+import sys
+
+import torch
+
+_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "int8": torch.int8}
+
+
+def load_module(path, module_name):
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    for name in ("Model", "get_inputs", "get_init_inputs"):
+        if not hasattr(module, name):
+            raise ImportError(f"{path}: the reference defines no {name}")
+    return module
+
+
+def set_shape_globals(module, shape_json):
+    for name, value in json.loads(shape_json).items():
+        setattr(module, name, value)
+
+
+def _plain(value):
+    """Init inputs travel to the worker as JSON: numbers, strings, booleans, None and lists of them."""
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    raise TypeError(f"get_init_inputs() returned a {type(value).__name__}; only numbers, strings and lists are supported")
+
+
+def build_reference(module, init_seed, dtype_name, device):
+    """Returns (model, init_inputs_json). The candidate is built from the same seed and init inputs."""
+    torch.manual_seed(init_seed)
+    init_inputs = [_plain(v) for v in module.get_init_inputs()]
+    torch.manual_seed(init_seed)
+    model = module.Model(*init_inputs)
+    model = _cast_model(model, dtype_name, device)
+    return model, json.dumps(init_inputs)
+
+
+def _cast_model(model, dtype_name, device):
+    model = model.to(device)
+    dtype = _DTYPES[dtype_name]
+    if dtype.is_floating_point and dtype != torch.float32:
+        model = model.to(dtype)
+    return model.eval()
+
+
+def input_structure(module, structure_seed, dtype_name, device):
+    """get_inputs() on the run's device, floating tensors in the run's dtype; values are refilled later."""
+    torch.manual_seed(structure_seed)
+    inputs = module.get_inputs()
+    dtype = _DTYPES[dtype_name]
+    out = []
+    for i, value in enumerate(inputs):
+        if not isinstance(value, torch.Tensor):
+            raise TypeError(f"get_inputs()[{i}] is a {type(value).__name__}; the runtime passes tensors only")
+        value = value.to(device)
+        if value.is_floating_point() and dtype.is_floating_point:
+            value = value.to(dtype)
+        out.append(value.contiguous())
+    return out
+
+
+def run_reference(model, inputs):
+    with torch.no_grad():
+        out = model(*inputs)
+    if isinstance(out, (tuple, list)):
+        if len(out) != 1:
+            raise TypeError("the reference returns several outputs; the runtime compares one tensor")
+        out = out[0]
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"the reference returned a {type(out).__name__}, not a tensor")
+    return out
+
+
+def make_cuda_arena(nbytes):
+    """A CUDA buffer the worker maps through CUDA IPC (cudaIpcGetMemHandle, via torch's storage sharing)."""
+    arena = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
+    shared = arena.untyped_storage()._share_cuda_()
+    encoded = [base64.b64encode(v).decode() if isinstance(v, bytes) else v for v in shared]
+    return arena, json.dumps(encoded)
+
+
+def synchronize(device):
+    if device.startswith("cuda"):
+        torch.cuda.synchronize()

@@ -1,0 +1,185 @@
+"""The worker's Python half: routes load_inline/load to the judge's compile cache, imports the candidate
+under a private module name, builds ModelNew, calls it, and gathers the facts about its output. Runs in
+the sandboxed worker, next to untrusted code: the judge re-checks everything it can from the arena."""
+import base64
+import importlib.machinery
+import importlib.util
+import json
+import os
+import struct
+import sys
+
+import torch
+import torch.utils.cpp_extension as cpp_extension
+
+_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "int8": torch.int8}
+_control = {"read": -1, "write": -1}
+
+
+def _send(message):
+    data = json.dumps(message).encode()
+    os.write(_control["write"], struct.pack("<I", len(data)) + data)
+
+
+def _read_exact(n):
+    chunks = b""
+    while len(chunks) < n:
+        chunk = os.read(_control["read"], n - len(chunks))
+        if not chunk:
+            raise RuntimeError("kgate: the judge closed the control channel")
+        chunks += chunk
+    return chunks
+
+
+def _receive():
+    (n,) = struct.unpack("<I", _read_exact(4))
+    return json.loads(_read_exact(n))
+
+
+def _as_list(value):
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return list(value)
+
+
+def _compile_through_judge(request):
+    """The worker may not exec nvcc or ninja: the judge compiles outside the sandbox and returns the .so."""
+    _send({"op": "compile", "request": request})
+    reply = _receive()
+    if reply.get("op") != "compiled":
+        raise RuntimeError("kgate compile cache: " + reply.get("message", "compilation failed"))
+    path = reply["so"]
+    loader = importlib.machinery.ExtensionFileLoader(request["name"], path)
+    spec = importlib.util.spec_from_file_location(request["name"], path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def _load_inline(name, cpp_sources, cuda_sources=None, sycl_sources=None, functions=None, extra_cflags=None,
+                 extra_cuda_cflags=None, extra_sycl_cflags=None, extra_ldflags=None, extra_include_paths=None,
+                 build_directory=None, verbose=False, with_cuda=None, with_sycl=None, is_python_module=True,
+                 with_pytorch_error_handling=True, keep_intermediates=True, use_pch=False, no_implicit_headers=False):
+    if functions is not None and not isinstance(functions, (str, list, tuple, dict)):
+        raise TypeError("functions must be a string, a list or a dict")
+    return _compile_through_judge({
+        "kind": "load_inline", "name": name, "cpp_sources": _as_list(cpp_sources),
+        "cuda_sources": _as_list(cuda_sources),
+        "functions": functions if isinstance(functions, dict) else _as_list(functions),
+        "extra_cflags": _as_list(extra_cflags), "extra_cuda_cflags": _as_list(extra_cuda_cflags),
+        "extra_ldflags": _as_list(extra_ldflags), "extra_include_paths": _as_list(extra_include_paths),
+        "with_cuda": with_cuda, "with_pytorch_error_handling": with_pytorch_error_handling,
+    })
+
+
+def _load(name, sources, extra_cflags=None, extra_cuda_cflags=None, extra_sycl_cflags=None, extra_ldflags=None,
+          extra_include_paths=None, build_directory=None, verbose=False, with_cuda=None, with_sycl=None,
+          is_python_module=True, is_standalone=False, keep_intermediates=True):
+    texts = {}
+    for path in _as_list(sources):
+        with open(path, encoding="utf-8") as f:
+            texts[os.path.basename(path)] = f.read()
+    return _compile_through_judge({
+        "kind": "load", "name": name, "sources": texts,
+        "extra_cflags": _as_list(extra_cflags), "extra_cuda_cflags": _as_list(extra_cuda_cflags),
+        "extra_ldflags": _as_list(extra_ldflags), "extra_include_paths": _as_list(extra_include_paths),
+        "with_cuda": with_cuda,
+    })
+
+
+def install_compile_hook(read_fd, write_fd):
+    _control["read"], _control["write"] = read_fd, write_fd
+    cpp_extension.load_inline = _load_inline
+    cpp_extension.load = _load
+
+
+def import_candidate(path, module_name):
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    if not hasattr(module, "ModelNew"):
+        raise ImportError("the submission defines no ModelNew")
+    return module
+
+
+def build(module, init_seed, init_inputs_json, dtype_name, device):
+    torch.manual_seed(init_seed)
+    model = module.ModelNew(*json.loads(init_inputs_json))
+    model = model.to(device)
+    dtype = _DTYPES[dtype_name]
+    if dtype.is_floating_point and dtype != torch.float32:
+        model = model.to(dtype)
+    return model.eval()
+
+
+def call(model, inputs):
+    with torch.no_grad():
+        out = model(*inputs)
+    if isinstance(out, (tuple, list)) and len(out) == 1:
+        out = out[0]
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"forward returned a {type(out).__name__}, not a tensor")
+    if out.is_cuda:
+        torch.cuda.synchronize()
+    return out
+
+
+def _overridden_methods(value):
+    names = set(vars(value).keys()) if hasattr(value, "__dict__") else set()
+    for klass in type(value).__mro__:
+        if klass is torch.Tensor or klass is torch._C.TensorBase or klass is object:
+            break
+        names.update(n for n, v in vars(klass).items() if callable(v) or isinstance(v, (property, classmethod, staticmethod)))
+    return sorted(names)
+
+
+def output_facts(out):
+    """What the judge cannot see in the arena copy: the Python type and the storage the output lived in."""
+    kind = type(out)
+    default_tf = torch.Tensor.__torch_function__
+    tf = getattr(kind, "__torch_function__", default_tf)
+    overrides = getattr(tf, "__func__", tf) is not getattr(default_tf, "__func__", default_tf)
+    overrides = overrides or getattr(kind, "__torch_dispatch__", None) not in (None, torch._C._disabled_torch_dispatch_impl)
+    storage = out.untyped_storage()
+    begin = storage.data_ptr()
+    return {
+        "exact_tensor_type": kind is torch.Tensor,
+        "overridden_methods": _overridden_methods(out),
+        "has_torch_function_override": bool(overrides),
+        "is_contiguous": out.is_contiguous(),
+        "owns_storage_exactly": out.storage_offset() == 0 and storage.nbytes() == out.numel() * out.element_size(),
+        "storage_begin": begin,
+        "storage_end": begin + storage.nbytes(),
+    }
+
+
+def synchronize_device():
+    torch.cuda.synchronize()
+
+
+def prepare_cuda():
+    """Before seccomp: the CUDA context, and Triton's driver utilities (built with the C compiler)."""
+    if "TRITON_LIBCUDA_PATH" not in os.environ:
+        # Triton would otherwise run `ldconfig -p`, which is not on the toolchain allow-list.
+        for directory in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/cuda/compat", "/usr/lib/wsl/lib"):
+            if os.path.exists(os.path.join(directory, "libcuda.so.1")):
+                os.environ["TRITON_LIBCUDA_PATH"] = directory
+                break
+    torch.cuda.init()
+    torch.empty(1, device="cuda")
+    try:
+        import triton
+    except ImportError:
+        return
+    triton.runtime.driver.active.get_current_device()
+
+
+def open_cuda_arena(encoded_json):
+    shared = [base64.b64decode(v) if isinstance(v, str) else v for v in json.loads(encoded_json)]
+    storage = torch.UntypedStorage._new_shared_cuda(*shared)
+    return torch.empty(0, dtype=torch.uint8, device=storage.device).set_(storage)

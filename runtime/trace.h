@@ -1,0 +1,54 @@
+// What a traced run launched: kernel and memory-operation records (as CUPTI's activity API reports them)
+// and the per-kernel summary the judge reads: launches, GPU time and origin of each kernel name.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/profile.h"
+#include "runtime/verdict.h"
+
+namespace kgate::runtime {
+
+struct KernelRecord {
+  std::string name;  // as reported: usually Itanium-mangled for CUDA C++, plain for Triton
+  std::array<std::uint32_t, 3> grid{1, 1, 1};
+  std::array<std::uint32_t, 3> block{1, 1, 1};
+  std::uint32_t stream = 0;
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+};
+
+enum class MemoryOp { memcpy_htod, memcpy_dtoh, memcpy_dtod, memcpy_other, memset };
+
+struct MemoryRecord {
+  MemoryOp op = MemoryOp::memcpy_other;
+  std::uint64_t bytes = 0;
+  std::uint32_t stream = 0;
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+};
+
+struct Trace {
+  std::vector<KernelRecord> kernels;
+  std::vector<MemoryRecord> memory;
+};
+
+struct KernelSummary {
+  std::string name;  // demangled
+  KernelOrigin origin = KernelOrigin::unknown;
+  std::size_t launches = 0;
+  double seconds = 0.0;  // summed duration of its launches
+};
+
+// One row per distinct kernel, longest total time first.
+std::vector<KernelSummary> summarize_kernels(const Trace&, const std::vector<std::string>& candidate_names);
+// The share of kernel time spent in the candidate's own kernels (0 when nothing ran).
+double candidate_time_share(const std::vector<KernelSummary>&);
+// no-own-kernel (F2) when the traced call launched kernels but none of them is the candidate's own.
+std::optional<Reason> check_own_kernel(const std::vector<KernelSummary>&);
+
+}  // namespace kgate::runtime

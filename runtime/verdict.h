@@ -1,0 +1,31 @@
+// The outcome of a runtime run: one verdict per case and per submission, with the reasons behind it.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace kgate::runtime {
+
+// Ordered from best to worst outcome of a case; a submission's verdict is its worst case's.
+enum class Verdict { pass, fail, crashed, timeout, sandbox_violation, error };
+
+constexpr std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "pass";
+    case Verdict::fail: return "fail";
+    case Verdict::crashed: return "crashed";
+    case Verdict::timeout: return "timeout";
+    case Verdict::sandbox_violation: return "sandbox-violation";
+    case Verdict::error: return "error";
+  }
+  return "error";
+}
+
+// Why a case did not pass. id is one of the stable reason ids (docs/notes/proc.md lists them: mismatch,
+// input-mutated, output-aliases-input, crashed, timeout, sandbox-violation, ...); message is for people.
+struct Reason {
+  std::string id;
+  std::string message;
+};
+
+}  // namespace kgate::runtime

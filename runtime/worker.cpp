@@ -1,0 +1,181 @@
+// The worker's serve loop: set-up, sandbox, then load/build/call requests from the judge.
+#include "runtime/worker.h"
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <ATen/ATen.h>
+
+#include "runtime/defences.h"
+#include "runtime/embed.h"
+#include "runtime/protocol.h"
+#include "runtime/shm_arena.h"
+
+namespace py = pybind11;
+using nlohmann::json;
+
+namespace kgate::runtime {
+namespace {
+
+json error_message(const std::string& stage, const std::string& message) {
+  return {{"op", "error"}, {"stage", stage}, {"message", message}};
+}
+
+class WorkerSession {
+ public:
+  WorkerSession(const WorkerOptions& options, py::module_ helper) : options_(options), helper_(std::move(helper)) {}
+
+  // The first message: the device and where the arena is. CUDA is initialised here, before seccomp.
+  Status set_up(const json& setup) {
+    device_ = setup.value("device", std::string("cpu"));
+    if (device_ == "cpu") {
+      auto arena = MemfdArena::attach(options_.arena_fd, options_.arena_bytes);
+      if (!arena) return Error{arena.error()};
+      memfd_.emplace(std::move(*arena));
+      arena_ = memfd_->bytes();
+    } else {
+      helper_.attr("prepare_cuda")();
+      arena_ = embed::unwrap(helper_.attr("open_cuda_arena")(setup.at("cuda_arena").get<std::string>()));
+    }
+    return Status::ok();
+  }
+
+  json handle(const json& request) {
+    const std::string op = request.value("op", "");
+    try {
+      if (op == "load") return load(request);
+      if (op == "build") return build(request);
+      if (op == "call") return call(request);
+    } catch (const py::error_already_set& e) {
+      return error_message(op, embed::error_text(e));
+    } catch (const std::exception& e) {
+      return error_message(op, e.what());
+    }
+    return error_message(op, "unknown request '" + op + "'");
+  }
+
+ private:
+  json load(const json& request) {
+    module_ = helper_.attr("import_candidate")(request.at("path").get<std::string>(), request.at("module").get<std::string>());
+    return {{"op", "loaded"}};
+  }
+
+  json build(const json& request) {
+    if (!module_) return error_message("build", "no candidate loaded");
+    model_ = helper_.attr("build")(*module_, request.at("init_seed").get<std::uint64_t>(),
+                                   request.at("init_inputs").get<std::string>(), request.at("dtype").get<std::string>(), device_);
+    return {{"op", "built"}};
+  }
+
+  json call(const json& request) {
+    if (!model_) return error_message("call", "no model built");
+    py::list inputs;
+    json input_ranges = json::array();
+    for (const auto& slot_json : request.at("inputs")) {
+      auto slot = slot_from_json(slot_json);
+      if (!slot) return error_message("call", slot.error());
+      auto view = slot_view(arena_, *slot);
+      if (!view) return error_message("call", view.error());
+      const StorageRange range = storage_range_of(*view);
+      input_ranges.push_back({range.begin, range.end});
+      inputs.append(embed::wrap(*view));
+    }
+    poison_free_memory(arena_.device(), request.value("poison_bytes", std::size_t{0}));
+    py::object out = helper_.attr("call")(*model_, inputs);
+    json facts = facts_json(out);
+    const at::Tensor output = embed::unwrap(out);
+    TensorSlot slot{request.at("output_offset").get<std::size_t>(), output.scalar_type(), output.sizes().vec()};
+    auto target = slot_view(arena_, slot);
+    if (!target) return error_message("call", "output of shape " + json(slot.shape).dump() + " does not fit the arena");
+    target->copy_(output);
+    if (arena_.is_cuda()) helper_.attr("synchronize_device")();
+    return {{"op", "result"},
+            {"output", slot_to_json(slot)},
+            {"output_device", output.device().str()},
+            {"facts", facts},
+            {"input_ranges", input_ranges}};
+  }
+
+  json facts_json(const py::object& out) {
+    return json::parse(py::module_::import("json").attr("dumps")(helper_.attr("output_facts")(out)).cast<std::string>());
+  }
+
+  const WorkerOptions& options_;
+  py::module_ helper_;
+  std::string device_ = "cpu";
+  std::optional<MemfdArena> memfd_;
+  at::Tensor arena_;
+  std::optional<py::object> module_;
+  std::optional<py::object> model_;
+};
+
+int serve(const WorkerOptions& options, SandboxState state) {
+  py::module_ helper = embed::helper("kgate_worker");
+  WorkerSession session(options, helper);
+  MessageRead setup = read_message(options.control_in, -1);
+  if (setup.kind != MessageRead::Kind::message) return 3;
+  if (Status s = session.set_up(setup.body); !s) {
+    (void)write_message(options.control_out, error_message("setup", s.message()));
+    return 3;
+  }
+  helper.attr("install_compile_hook")(options.control_in, options.control_out);
+  if (options.sandbox) {
+    if (Status s = install_syscall_filter(options.control_out, state.jit_exec); !s) {
+      (void)write_message(options.control_out, error_message("sandbox", s.message()));
+      return 3;
+    }
+    state.seccomp = true;
+    state.mode = state.landlock_abi > 0 ? "full" : "no-landlock";
+  }
+  if (!write_message(options.control_out, {{"op", "ready"}, {"sandbox", to_json(state)}})) return 3;
+  for (;;) {
+    MessageRead request = read_message(options.control_in, -1);
+    if (request.kind != MessageRead::Kind::message) return request.kind == MessageRead::Kind::closed ? 0 : 3;
+    if (request.body.value("op", "") == "exit") return 0;
+    if (!write_message(options.control_out, session.handle(request.body))) return 3;
+  }
+}
+
+}  // namespace
+
+int run_worker(const WorkerOptions& options) {
+  SandboxState state;
+  if (Status s = apply_limits(options.limits); !s) {
+    (void)write_message(options.control_out, error_message("sandbox", s.message()));
+    return 3;
+  }
+  if (::chdir(options.private_dir.c_str()) != 0) {
+    (void)write_message(options.control_out, error_message("sandbox", "cannot enter " + options.private_dir.string()));
+    return 3;
+  }
+  if (options.sandbox) {
+    SandboxExtras extras;
+    extras.jit_exec = options.device != "cpu";
+    extras.dev_shm_writable = options.device != "cpu";
+    auto abi = restrict_filesystem(options.private_dir, extras);
+    if (!abi) {
+      (void)write_message(options.control_out, error_message("sandbox", abi.error()));
+      return 3;
+    }
+    state.landlock_abi = *abi;
+    state.jit_exec = extras.jit_exec && *abi > 0;  // without Landlock nothing may be executed
+  }
+  if (Status s = embed::start_python(); !s) {
+    (void)write_message(options.control_out, error_message("python", s.message()));
+    return 3;
+  }
+  try {
+    return serve(options, state);
+  } catch (const py::error_already_set& e) {
+    (void)write_message(options.control_out, error_message("python", embed::error_text(e)));
+  } catch (const std::exception& e) {
+    (void)write_message(options.control_out, error_message("internal", e.what()));
+  }
+  return 3;
+}
+
+}  // namespace kgate::runtime

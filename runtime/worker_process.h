@@ -1,0 +1,53 @@
+// The judge's handle on one worker process: start it with a clean environment in its own process
+// group, exchange control messages under a wall-clock limit, kill it, and say how it ended.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzers/core/status.h"
+#include "runtime/protocol.h"
+#include "runtime/sandbox.h"
+
+namespace kgate::runtime {
+
+struct WorkerSpawn {
+  std::filesystem::path executable;
+  std::filesystem::path private_dir;  // the worker's cwd, HOME and TMPDIR, and its only writable place
+  std::filesystem::path log;          // the worker's stdout and stderr (never parsed: only shown)
+  int arena_fd = -1;                  // memfd for CPU runs, -1 otherwise
+  std::size_t arena_bytes = 0;
+  bool sandbox = true;
+  std::string device = "cpu";
+  WorkerLimits limits;
+};
+
+class WorkerProcess {
+ public:
+  static Result<WorkerProcess> spawn(const WorkerSpawn&);
+  WorkerProcess(WorkerProcess&& other) noexcept;
+  WorkerProcess& operator=(WorkerProcess&&) = delete;
+  WorkerProcess(const WorkerProcess&) = delete;
+  ~WorkerProcess();
+
+  Status send(const nlohmann::json& message);
+  MessageRead receive(int timeout_ms);
+  void kill();  // SIGKILL to the worker's process group
+  // Reaps the worker (killing it if it has not ended within grace_ms) and describes its end:
+  // "killed by signal 11 (SIGSEGV)", "exited with code 0".
+  std::string reap(int grace_ms);
+  bool alive() const { return pid_ > 0; }
+
+ private:
+  WorkerProcess(pid_t pid, int to_worker, int from_worker) : pid_(pid), to_worker_(to_worker), from_worker_(from_worker) {}
+  pid_t pid_ = -1;
+  int to_worker_ = -1;
+  int from_worker_ = -1;
+};
+
+}  // namespace kgate::runtime

@@ -1,0 +1,23 @@
+# Softplus (beta 1, threshold 20): y = log(1 + exp(x)).
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+B = 256
+D = 1024
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return F.softplus(x)
+
+
+def get_inputs():
+    return [torch.randn(B, D)]
+
+
+def get_init_inputs():
+    return []

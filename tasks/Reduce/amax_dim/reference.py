@@ -1,0 +1,24 @@
+# Maximum over the middle dimension of a [B, N, D] tensor (values only).
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+B = 16
+N = 256
+D = 256
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.amax(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(B, N, D)]
+
+
+def get_init_inputs():
+    return []

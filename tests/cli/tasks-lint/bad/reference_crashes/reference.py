@@ -1,0 +1,19 @@
+# lint-expect: reference
+# Degenerate task for `kgate tasks lint`: forward raises
+import torch
+import torch.nn as nn
+
+N = 64
+
+
+class Model(nn.Module):
+    def forward(self, a, b):
+        return torch.matmul(a, b.t()[:1])
+
+
+def get_inputs():
+    return [torch.randn(N, N), torch.randn(N, N)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Runs `kgate run` on one annotated runtime candidate and checks the verdict it must get.
+
+The candidate's first lines say what is expected (corpus/runtime/README and docs/notes/proc.md):
+  # runtime-task: <task dir, task.yaml or bare KernelBench .py, relative to the repo root>
+  # runtime-expect: <verdict> [<reason id>]
+  # runtime-expect-message: <text the reason's message must contain>   (optional)
+Usage: check_annotated.py KGATE REPO_ROOT CANDIDATE [extra kgate run options...]
+Exit 0 when the verdict, the reason id, the message and the exit code all match; 1 otherwise."""
+import json
+import os
+import subprocess
+import sys
+
+
+def annotations(path):
+    found = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("#"):
+                break
+            for key in ("runtime-task", "runtime-expect", "runtime-expect-message"):
+                prefix = f"# {key}:"
+                if line.startswith(prefix):
+                    found[key] = line[len(prefix):].strip()
+    return found
+
+
+def main():
+    kgate, root, candidate, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    notes = annotations(candidate)
+    if "runtime-task" not in notes or "runtime-expect" not in notes:
+        print(f"{candidate}: missing # runtime-task / # runtime-expect annotations")
+        return 1
+    expected = notes["runtime-expect"].split()
+    want_verdict = expected[0]
+    want_reason = expected[1] if len(expected) > 1 else None
+    want_message = notes.get("runtime-expect-message", "")
+    task = os.path.join(root, notes["runtime-task"])
+    device = [] if "--device" in extra else ["--device", "cpu"]
+    cmd = [kgate, "run", "--task", task, candidate, *device, "--format", "json", *extra]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    try:
+        report = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        print(f"{candidate}: kgate exited {proc.returncode} without a JSON report\nstdout: {proc.stdout}\nstderr: {proc.stderr}")
+        return 1
+    problems = []
+    if report["verdict"] != want_verdict:
+        problems.append(f"verdict {report['verdict']}, expected {want_verdict}")
+    ids = [r["id"] for r in report["reasons"]]
+    if want_reason and want_reason not in ids:
+        problems.append(f"reasons {ids}, expected {want_reason}")
+    if want_verdict == "pass" and ids:
+        problems.append(f"a pass with reasons {ids}")
+    messages = " | ".join(r["message"] for r in report["reasons"])
+    if want_message and want_message not in messages:
+        problems.append(f"reason messages {messages!r} do not mention {want_message!r}")
+    want_code = 0 if want_verdict == "pass" else 1
+    if proc.returncode != want_code:
+        problems.append(f"exit code {proc.returncode}, expected {want_code}")
+    if not report["cases"]:
+        problems.append("no case ran")
+    summary = f"{os.path.basename(candidate)}: {report['verdict']} {ids} {messages[:160]!r} ({len(report['cases'])} cases, {report['seconds']:.1f} s, sandbox {report['sandbox']['mode']})"
+    if problems:
+        print(summary + "\n  " + "\n  ".join(problems) + "\n  stderr: " + proc.stderr[-2000:])
+        return 1
+    print(summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

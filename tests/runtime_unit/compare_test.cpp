@@ -1,0 +1,123 @@
+// compare_outputs: metadata order, the elementwise and norm terms (M4), NaN handling, quantization.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include <ATen/TensorOperators.h>
+#include <ATen/ops/full.h>
+#include <ATen/ops/ones.h>
+#include <ATen/ops/rand.h>
+#include <ATen/ops/randn.h>
+#include <ATen/ops/zeros.h>
+
+#include "runtime/compare.h"
+
+namespace kgate::runtime {
+namespace {
+
+CompareResult compare(const at::Tensor& e, const at::Tensor& a, Tolerance tol = {}) {
+  return compare_outputs(e, a, tol, Contract::elementwise, QuantizationContract{});
+}
+
+TEST(CompareOutputs, EqualOutputsPass) {
+  auto e = at::randn({32, 32});
+  auto r = compare(e, e.clone());
+  EXPECT_TRUE(r.ok) << r.message;
+  EXPECT_EQ(r.reason_id, "");
+  EXPECT_EQ(r.mismatches, 0);
+}
+
+TEST(CompareOutputs, MetadataIsCheckedInOrder) {
+  auto e = at::ones({4, 4});
+  EXPECT_EQ(compare(e, at::ones({16})).reason_id, "shape-mismatch");
+  // Shape is reported before dtype.
+  EXPECT_EQ(compare(e, at::ones({16}, at::TensorOptions().dtype(at::kHalf))).reason_id, "shape-mismatch");
+  EXPECT_EQ(compare(e, at::ones({4, 4}, at::TensorOptions().dtype(at::kDouble))).reason_id, "dtype-mismatch");
+  // A reference that returns a strided view does not oblige the candidate to return one.
+  EXPECT_TRUE(compare(at::ones({4, 8}).narrow(1, 0, 4), at::ones({4, 4})).ok);
+  auto strided = at::ones({4, 8}).narrow(1, 0, 4);
+  EXPECT_EQ(compare(e, strided).reason_id, "not-contiguous");
+  EXPECT_EQ(compare(e, at::Tensor()).reason_id, "shape-mismatch");
+}
+
+TEST(CompareOutputs, ElementwiseToleranceIsAtolPlusRtol) {
+  auto e = at::full({100}, 10.0);
+  Tolerance tol{1e-3, 1e-2, 1.0};
+  EXPECT_TRUE(compare(e, e + 0.1, tol).ok);  // 0.1 <= 1e-3 + 1e-2 * 10
+  auto r = compare(e, e + 0.102, tol);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.reason_id, "mismatch");
+  EXPECT_EQ(r.mismatches, 100);
+  EXPECT_NEAR(r.max_abs_err, 0.102, 1e-5);
+  EXPECT_NEAR(r.max_rel_err, 0.0102, 1e-6);
+  auto one_off = e.clone();
+  one_off[37] = 11.0;
+  auto single = compare(e, one_off, tol);
+  EXPECT_EQ(single.mismatches, 1);
+  EXPECT_NE(single.message.find("[37]"), std::string::npos) << single.message;
+}
+
+TEST(CompareOutputs, ZerosForATinyOutputFailTheNormTerm) {
+  // Every element is below atol (|e| < 9e-5), so the elementwise term alone accepts zeros (M4).
+  auto e = (at::rand({4096}) * 2.0 - 1.0) * 9e-5;
+  auto r = compare(e, at::zeros({4096}));
+  EXPECT_EQ(r.mismatches, 0);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.reason_id, "norm-mismatch");
+  EXPECT_GT(r.norm_err_ratio, 1.0);
+  // A right answer with honest rounding noise passes.
+  auto noisy = e * (1.0 + at::randn({4096}) * 1e-7);
+  EXPECT_TRUE(compare(e, noisy).ok) << compare(e, noisy).message;
+}
+
+TEST(CompareOutputs, NanIsNeverAWildcard) {
+  auto e = at::ones({8});
+  auto a = e.clone();
+  a[3] = std::numeric_limits<float>::quiet_NaN();
+  auto r = compare(e, a);
+  EXPECT_EQ(r.reason_id, "nan-mismatch");
+  EXPECT_EQ(r.mismatches, 1);
+  // NaN where the reference has NaN is required and accepted.
+  auto both = a.clone();
+  EXPECT_TRUE(compare(a, both).ok);
+  EXPECT_EQ(compare(a, e).reason_id, "nan-mismatch");
+  // Loose tolerances do not make a NaN acceptable.
+  EXPECT_EQ(compare(e, a, Tolerance{1e9, 1e9, 1e9}).reason_id, "nan-mismatch");
+}
+
+TEST(CompareOutputs, InfinitiesMustMatchExactly) {
+  auto e = at::ones({4});
+  e[0] = std::numeric_limits<float>::infinity();
+  EXPECT_TRUE(compare(e, e.clone()).ok);
+  auto wrong_sign = e.clone();
+  wrong_sign[0] = -std::numeric_limits<float>::infinity();
+  EXPECT_EQ(compare(e, wrong_sign).reason_id, "mismatch");
+  auto finite = e.clone();
+  finite[0] = 3.0e38f;
+  EXPECT_EQ(compare(e, finite, Tolerance{1e9, 1e9, 1e9}).reason_id, "mismatch");
+}
+
+TEST(CompareOutputs, IntegerOutputsAreExactUnderZeroTolerance) {
+  auto e = at::ones({16}, at::TensorOptions().dtype(at::kChar));
+  EXPECT_TRUE(compare(e, e.clone(), Tolerance{0, 0, 0}).ok);
+  auto a = e.clone();
+  a[5] = 2;
+  EXPECT_EQ(compare(e, a, Tolerance{0, 0, 0}).reason_id, "mismatch");
+}
+
+TEST(CompareOutputs, QuantizationContract) {
+  auto e = at::randn({1024});
+  QuantizationContract q;  // cosine >= 0.999, rel L1 <= 0.02, RMSE <= 0.05
+  auto close = e + at::randn({1024}) * 0.005;
+  auto r = compare_outputs(e, close, Tolerance{0, 0, 0}, Contract::quantization, q);
+  EXPECT_TRUE(r.ok) << r.message;
+  auto far = e + at::randn({1024}) * 0.2;
+  auto bad = compare_outputs(e, far, Tolerance{}, Contract::quantization, q);
+  EXPECT_EQ(bad.reason_id, "mismatch");
+  EXPECT_NE(bad.message.find("cosine"), std::string::npos) << bad.message;
+  EXPECT_NE(bad.message.find("RMSE"), std::string::npos) << bad.message;
+  EXPECT_EQ(compare_outputs(e, at::zeros({1024}), Tolerance{}, Contract::quantization, q).reason_id, "mismatch");
+}
+
+}  // namespace
+}  // namespace kgate::runtime

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs THERE (the GPU machine, from the repository root): unpacks what tools/device/prep.sh gathered,
+# configures with the machine's torch Python and without Clang, builds kgate and kgate-worker, then runs
+# the gpu suite and the CPU runtime suite. Usage: tools/device/build.sh PREP_DIR [BUILD_DIR]
+set -uo pipefail
+prep="$(cd "${1:?usage: build.sh PREP_DIR [BUILD_DIR]}" && pwd)"
+build="${2:-/tmp/kgate-build}"
+sysroot=/tmp/sysroot
+deps=/tmp/kgate-deps
+mkdir -p "$sysroot" "$deps"
+for deb in "$prep"/debs/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
+# The same unpacking as tools/setup.sh, from the carried archives (checked by sha256).
+while read -r dest_name name version sha subdir; do
+  case "$dest_name" in ''|'#'*) continue ;; esac
+  archive="$prep/sdists/${name//-/_}-$version.tar.gz"
+  echo "$sha  $archive" | sha256sum -c --status || { echo "build.sh: sha256 mismatch for $archive" >&2; exit 2; }
+  rm -rf "$deps/$dest_name" && mkdir -p "$deps/$dest_name"
+  tar -xzf "$archive" -C "$deps/$dest_name" --strip-components=1
+  if [ "$dest_name" = tree-sitter-abi14 ]; then
+    mkdir -p "$deps/$dest_name/include/tree_sitter"
+    for h in parser.h array.h alloc.h ts_assert.h; do cp "$deps/$dest_name/$subdir/$h" "$deps/$dest_name/include/tree_sitter/$h"; done
+  fi
+done < "$prep/pins.txt"
+python="${KGATE_PYTHON:-$(command -v python3)}"
+multiarch=x86_64-linux-gnu
+export LD_LIBRARY_PATH="$sysroot/usr/lib/$multiarch${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKGATE_WITH_CLANG=OFF -DKGATE_WERROR=ON \
+  -DKGATE_BUILD_BENCH=OFF -DKGATE_PYTHON="$python" -DKGATE_DEPS_DIR="$deps" -DCMAKE_PREFIX_PATH="$sysroot/usr" \
+  -DCMAKE_INCLUDE_PATH="$sysroot/usr/include" -DCMAKE_LIBRARY_PATH="$sysroot/usr/lib/$multiarch" \
+  -DCMAKE_CXX_FLAGS="-isystem $sysroot/usr/include" > "$build.configure.log" 2>&1 \
+  || { tail -40 "$build.configure.log"; exit 2; }
+cmake --build "$build" --target kgate kgate-worker -j "$(nproc)" > "$build.build.log" 2>&1 \
+  || { grep -E "error|Error" "$build.build.log" | head -40; tail -20 "$build.build.log"; exit 2; }
+echo "== build ok: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $("$python" -c 'import torch; print("torch", torch.__version__)')"
+status=0
+echo "== ctest -L gpu"
+ctest --test-dir "$build" -L gpu --output-on-failure -j 1 || status=1
+echo "== ctest -L runtime"
+ctest --test-dir "$build" -L runtime -LE gpu --output-on-failure -j 4 || status=1
+exit $status

@@ -1,0 +1,107 @@
+// `kgate run --task TASK SUBMISSION`: option parsing, the judge, and the report. Wiring only.
+#include "tools/kgate/cmd_run.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/judge.h"
+#include "runtime/task.h"
+
+namespace fs = std::filesystem;
+
+namespace kgate::cli {
+namespace {
+
+struct RunCommandOptions {
+  std::string task;
+  std::string submission;
+  std::string device = "cpu";
+  int seeds = 0;
+  std::vector<std::string> distributions;
+  bool public_only = false;
+  std::string format = "text";
+  double timeout_s = 60;
+  std::string cache_dir;
+  std::size_t arena_mib = 1024;
+  bool no_sandbox = false;
+};
+
+// $KGATE_WORKER, else kgate-worker next to kgate, else the one this build produced.
+fs::path worker_executable() {
+  if (const char* env = std::getenv("KGATE_WORKER"); env && *env) return env;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && fs::exists(exe.parent_path() / "kgate-worker", ec)) return exe.parent_path() / "kgate-worker";
+  return KGATE_WORKER_PATH;
+}
+
+int run(const RunCommandOptions& o) {
+  auto task = runtime::load_task(o.task);
+  if (!task) {
+    std::cerr << "kgate: error: --task: " << task.error() << "\n";
+    return 2;
+  }
+  std::error_code ec;
+  if (!fs::is_regular_file(o.submission, ec)) {
+    std::cerr << "kgate: error: no such submission file: " << o.submission << "\n";
+    return 2;
+  }
+  runtime::RunOptions options;
+  options.device = o.device;
+  options.seeds = o.seeds;
+  for (const auto& name : o.distributions) {
+    auto d = runtime::parse_distribution(name);
+    if (!d) {
+      std::cerr << "kgate: error: --distributions: unknown distribution '" << name << "'\n";
+      return 2;
+    }
+    options.distributions.push_back(*d);
+  }
+  options.hidden_shapes = !o.public_only;
+  options.call_timeout_ms = static_cast<int>(o.timeout_s * 1000);
+  options.sandbox = !o.no_sandbox;
+  options.worker_executable = worker_executable();
+  options.cache_dir = o.cache_dir;
+  options.arena_bytes = o.arena_mib << 20;
+  auto report = runtime::judge_submission(*task, o.submission, options);
+  if (!report) {
+    std::cerr << "kgate: error: " << report.error() << "\n";
+    return 2;
+  }
+  if (o.format == "json") std::cout << runtime::to_json(*report).dump() << "\n";
+  else runtime::write_text(std::cout, *report);
+  return report->verdict == runtime::Verdict::pass ? 0 : 1;
+}
+
+}  // namespace
+
+RegisteredCommand add_run_command(CLI::App& parent) {
+  auto options = std::make_shared<RunCommandOptions>();
+  CLI::App* cmd = parent.add_subcommand(
+      "run",
+      "run the runtime stage: the submission against the task's reference in a sandboxed worker.\n"
+      "Cases: seeds x distributions x shape sets (public, then hidden) x the task's dtypes. Defaults: on cuda\n"
+      "5 seeds, on cpu 1 seed (CPU runs stay short); all six distributions and every shape set on both.\n"
+      "Exit code: 0 pass, 1 fail/crashed/timeout/sandbox-violation, 2 usage, task or internal error.");
+  cmd->add_option("--task", options->task, "task directory, task.yaml, or a bare KernelBench .py file")->required();
+  cmd->add_option("SUBMISSION", options->submission, "the KernelBench-format submission (ModelNew)")->required();
+  cmd->add_option("--device", options->device, "where to run")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
+  cmd->add_option("--seeds", options->seeds, "secret seeds per distribution (0: 5 on cuda, 1 on cpu)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--distributions", options->distributions,
+                  "only these: normal, uniform, outlier, special, tiny, huge (default: all)");
+  cmd->add_flag("--public-shapes-only", options->public_only, "skip the task's hidden shape sets");
+  cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--timeout", options->timeout_s, "wall-clock seconds for one build or forward call")
+      ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--cache-dir", options->cache_dir, "compile cache (default: $KGATE_CACHE_DIR or ~/.cache/kgate/compile)");
+  cmd->add_option("--arena-mib", options->arena_mib, "size of the shared input/output arena")
+      ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_flag("--no-sandbox", options->no_sandbox, "run the worker without Landlock and seccomp (debugging only)");
+  return {cmd, [options] { return run(*options); }};
+}
+
+}  // namespace kgate::cli
