@@ -16,6 +16,7 @@
 #include "analyzers/report/report.h"
 #include "analyzers/rules/checks.h"
 #include "analyzers/rules/policy.h"
+#include "analyzers/rules/rule_cache.h"
 #include "analyzers/rules/rule_set.h"
 
 #ifdef KGATE_HAVE_CLANG
@@ -54,7 +55,7 @@ fs::path default_rules_dir() {
 
 // Loads rules, printing every problem; nullopt means the rules directory is unusable.
 std::optional<kgate::RuleSet> load_rules_or_report(const fs::path& dir) {
-  kgate::RuleLoad load = kgate::load_rules(dir);
+  kgate::RuleLoad load = kgate::load_rules(dir, kgate::default_cache_dir());
   if (load.problems.empty()) return std::move(load.rules);
   for (const auto& problem : load.problems) std::cerr << "kgate: error: " << problem.message << "\n";
   std::cerr << "kgate: error: " << load.problems.size() << " problem(s) in " << dir.string() << " (see kgate rules --validate)\n";
