@@ -5,11 +5,11 @@
 // Memory is an accounting limit, not a cap on the process: it counts what tree-sitter allocates on
 // this thread (through ts_set_allocator hooks, net of what it frees), what the constant folder
 // builds (embedded source text and its source map), and what Clang's AST holds for each module.
-// Time is wall-clock from the moment the budget opened. Once either is spent the budget stays
+// Time is the CPU time of the analysing thread since the budget opened (not wall-clock: a verdict must
+// not change with the machine's load). Once either is spent the budget stays
 // exhausted, every check along the way answers true, and the pipeline reports one input-* finding.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -30,7 +30,7 @@ class FileBudget {
 
   // Adds bytes the analysis holds for this file (negative: released).
   void charge(int64_t bytes) { charged_ += bytes; }
-  // True once time or memory is spent; reads the clock, so hot loops call it every few hundred steps.
+  // True once time or memory is spent (latched). Memory is checked on every call, time on every 16th.
   bool exhausted();
   BudgetOverrun overrun() const { return overrun_; }
   uint64_t used_bytes() const;
@@ -41,7 +41,8 @@ class FileBudget {
   std::string describe() const;
 
  private:
-  std::chrono::steady_clock::time_point start_;
+  uint64_t cpu_start_ms_;
+  uint32_t questions_ = 0;  // exhausted() reads the clock on every 16th call
   uint32_t max_ms_;
   uint64_t max_bytes_;
   int64_t charged_ = 0;

@@ -44,10 +44,17 @@ TEST(FileBudget, MemoryLimitLatches) {
   EXPECT_NE(budget.describe().find("--max-file-memory"), std::string::npos);
 }
 
-TEST(FileBudget, DeadlineExpires) {
+TEST(FileBudget, DeadlineCountsThisThreadsCpuTime) {
   FileBudget budget(5, 0);
   EXPECT_FALSE(budget.exhausted());
+  // Sleeping uses no CPU time: the deadline is not spent.
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  for (int i = 0; i < 32; ++i) EXPECT_FALSE(budget.exhausted());
+  // Spinning is; the clock is read on every 16th question, so a spinning caller sees it soon.
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  volatile uint64_t sink = 0;
+  while (!budget.exhausted() && std::chrono::steady_clock::now() < give_up)
+    for (int i = 0; i < 10000; ++i) sink = sink + static_cast<uint64_t>(i);
   EXPECT_TRUE(budget.exhausted());
   EXPECT_EQ(budget.overrun(), BudgetOverrun::Time);
   EXPECT_NE(budget.describe().find("--max-file-ms"), std::string::npos);

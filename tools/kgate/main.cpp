@@ -314,7 +314,7 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--max-embedded-sources", check.max_embedded_sources,
                          "input-too-many-sources above this many embedded C++/CUDA sources in one file")
       ->check(CLI::PositiveNumber);
-  check_cmd->add_option("--max-file-ms", check.max_file_ms, "input-too-slow when one file takes longer to analyse (0: no deadline)")
+  check_cmd->add_option("--max-file-ms", check.max_file_ms, "input-too-slow when one file takes more CPU milliseconds to analyse (0: no deadline)")
       ->check(CLI::NonNegativeNumber);
   check_cmd->add_option("--max-file-memory", check.max_file_memory,
                          "input-too-much-memory above this many bytes of parser and fact memory for one file (0: no limit)")
