@@ -10,6 +10,7 @@
 // exhausted, every check along the way answers true, and the pipeline reports one input-* finding.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -34,13 +35,15 @@ class FileBudget {
   bool exhausted();
   BudgetOverrun overrun() const { return overrun_; }
   uint64_t used_bytes() const;
-  uint64_t elapsed_ms() const;
+  uint64_t elapsed_ms() const;  // CPU time of this thread since the budget opened
+  uint64_t wall_elapsed_ms() const;
   uint32_t max_ms() const { return max_ms_; }
   uint64_t max_bytes() const { return max_bytes_; }
   // One sentence for the input-too-slow / input-too-much-memory finding.
   std::string describe() const;
 
  private:
+  std::chrono::steady_clock::time_point wall_start_;  // CPU time <= wall time: a cheap first test
   uint64_t cpu_start_ms_;
   uint32_t questions_ = 0;  // exhausted() reads the clock on every 16th call
   uint32_t max_ms_;
