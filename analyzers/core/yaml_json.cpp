@@ -3,7 +3,7 @@
 
 #include <fstream>
 #include <iterator>
-#include <regex>
+#include <string_view>
 
 #include <yaml-cpp/yaml.h>
 
@@ -18,21 +18,60 @@ std::string where(std::string_view source, const YAML::Mark& mark) {
 }
 
 // YAML 1.2 core schema resolution of a plain scalar. yaml-cpp's own as<bool> also takes yes/no/on/off
-// (YAML 1.1), which would silently turn a rule id like `no` into false.
+// (YAML 1.1), which would silently turn a rule id like `no` into false. The forms are matched by hand
+// rather than with std::regex: matching every scalar of every rule file through std::regex was a
+// large share of start-up.
+bool all_of(std::string_view s, bool (*pred)(char)) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!pred(c)) return false;
+  return true;
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+// [-+]?[0-9]+
+bool is_int(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  return all_of(s, is_digit);
+}
+
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
+bool is_float(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t from = i;
+    while (i < s.size() && is_digit(s[i])) ++i;
+    return i - from;
+  };
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (digits() == 0) return false;
+  } else {
+    if (digits() == 0) return false;
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      digits();
+    }
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == s.size();
+}
+
 nlohmann::json typed_plain_scalar(const std::string& value) {
-  static const std::regex kNull("^(~|null|Null|NULL|)$");
-  static const std::regex kTrue("^(true|True|TRUE)$");
-  static const std::regex kFalse("^(false|False|FALSE)$");
-  static const std::regex kInt("^[-+]?[0-9]+$");
-  static const std::regex kHex("^0x[0-9a-fA-F]+$");
-  static const std::regex kFloat("^[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?$");
-  if (std::regex_match(value, kNull)) return nullptr;
-  if (std::regex_match(value, kTrue)) return true;
-  if (std::regex_match(value, kFalse)) return false;
+  if (value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL") return nullptr;
+  if (value == "true" || value == "True" || value == "TRUE") return true;
+  if (value == "false" || value == "False" || value == "FALSE") return false;
   try {
-    if (std::regex_match(value, kInt)) return std::stoll(value);
-    if (std::regex_match(value, kHex)) return std::stoll(value, nullptr, 16);
-    if (std::regex_match(value, kFloat)) return std::stod(value);
+    if (is_int(value)) return std::stoll(value);
+    if (value.size() > 2 && value[0] == '0' && value[1] == 'x' && all_of(std::string_view(value).substr(2), is_hex))
+      return std::stoll(value, nullptr, 16);
+    if (is_float(value)) return std::stod(value);
   } catch (const std::out_of_range&) {
     // Too large for int64/double: keep the text, the schema will say what was expected.
   }

@@ -16,6 +16,8 @@ struct Limits {
   uint64_t max_file_bytes = 4u << 20;  // input-too-large above this
   uint32_t max_nesting = 400;           // input-too-deep above this syntax-tree depth
   uint32_t max_embedded_sources = 64;   // input-too-many-sources above this
+  uint32_t max_file_ms = 10'000;        // input-too-slow when one file's analysis takes longer (0: none)
+  uint64_t max_file_memory = 1ull << 30;  // input-too-much-memory above this many accounted bytes (0: none)
 };
 
 enum class FileKind { Python, Cuda, Unknown };

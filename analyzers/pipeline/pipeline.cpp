@@ -5,6 +5,7 @@
 #include <exception>
 #include <optional>
 
+#include "analyzers/core/budget.h"
 #include "analyzers/core/config.h"
 #include "analyzers/core/fingerprint.h"
 #include "analyzers/core/suppressions.h"
@@ -88,6 +89,9 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   std::vector<Diagnostic> produced;  // by ingest and the extractors, not by rules
   std::optional<SourceFile> source;
   FactSet facts;
+  // The per-file deadline and memory limit; parsers and extractors below check it and stop early.
+  FileBudget budget(context.limits.max_file_ms, context.limits.max_file_memory);
+  bool abandoned = false;  // a limit was hit: the file gets one input-* finding and no rules
 
   const ingest::FileKind kind = ingest::kind_from_path(path);
   if (kind == ingest::FileKind::Unknown) {
@@ -107,13 +111,23 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
       // An analyzer bug must not take down a batch: the file is rejected with the reason.
       produced.push_back(pipeline_finding("input-parse-error", std::string("analyzer failed: ") + e.what(), path));
     }
+    if (budget.exhausted()) {
+      // Facts of a half-analysed file prove nothing either way: drop them and say which limit hit.
+      abandoned = true;
+      const SubmissionFormat format = facts.format;
+      facts = FactSet{};
+      facts.format = format;
+      produced.clear();
+      produced.push_back(pipeline_finding(budget.overrun() == BudgetOverrun::Memory ? "input-too-much-memory" : "input-too-slow",
+                                          budget.describe(), path));
+    }
   }
   result.format = facts.format;
 
   // Task references (class Model + get_inputs) and Python files that are not submissions (a setup.py
   // in a kernel repository) are not judged as candidates: only input problems are reported for them.
   const bool judged = facts.format != SubmissionFormat::Task && facts.format != SubmissionFormat::PythonOther;
-  std::vector<Diagnostic> findings = source && judged ? engine.run(facts, path) : std::vector<Diagnostic>{};
+  std::vector<Diagnostic> findings = source && judged && !abandoned ? engine.run(facts, path) : std::vector<Diagnostic>{};
   for (Diagnostic& d : produced) {
     // Input problems always surface in fixture mode: a fixture that does not parse tests nothing.
     const bool input_problem = d.rule.rfind("input-", 0) == 0;
@@ -125,7 +139,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
     findings.push_back(std::move(d));
   }
 
-  if (source) {
+  if (source && !abandoned) {
     SuppressionResult suppression = apply_suppressions(
         *source, findings, [&](std::string_view id) { return rules.contains(id); }, [&](std::string_view id) { return engine.enabled(id); });
     result.suppressed = suppression.suppressed;

@@ -74,7 +74,11 @@ void decode_escape(std::string_view esc, uint32_t host, FoldedString& out) {
   }
 }
 
+// Folded text is charged to the file's budget (one byte of text and one map entry per byte): a
+// string concatenated with itself a dozen times folds to thousands of times its source size.
 void append(FoldedString& into, const FoldedString& part) {
+  budget_charge(static_cast<int64_t>(part.text.size() * (1 + sizeof(uint32_t))));
+  if (budget_exhausted()) return;  // the file is abandoned; do not build what the limit refused
   into.text += part.text;
   into.map.append_map(part.map);
 }
@@ -172,11 +176,13 @@ std::optional<FoldedString> ConstFolder::decode_literal(TSNode node, int depth) 
     }
   }
   (void)formatted;
+  // Decoded text is charged like appended text: a long literal named many times is decoded each time.
+  budget_charge(static_cast<int64_t>(out.text.size() * (1 + sizeof(uint32_t))));
   return out;
 }
 
 std::optional<FoldedString> ConstFolder::fold_string(TSNode expr, int depth) const {
-  if (ts_node_is_null(expr) || depth > kMaxDepth) return std::nullopt;
+  if (ts_node_is_null(expr) || depth > kMaxDepth || budget_exhausted()) return std::nullopt;
   std::string_view t = ts::type(expr);
   if (t == "string") return decode_literal(expr, depth);
   if (t == "concatenated_string") {

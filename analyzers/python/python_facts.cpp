@@ -2180,7 +2180,8 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
     return p;
   }();
   ts_parser_reset(parser.get());
-  ts::TreePtr tree(ts_parser_parse_string(parser.get(), nullptr, file.text.data(), static_cast<uint32_t>(file.text.size())));
+  ts::TreePtr tree(ts::parse_within_budget(parser.get(), file.text));
+  if (!tree && budget_exhausted()) return;  // the pipeline reports the limit that was hit
   if (!tree) {
     Diagnostic d;
     d.rule = "input-parse-error";
@@ -2214,6 +2215,7 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
     d.engine = "tree-sitter-python";
     diagnostics.push_back(d);
   }
+  if (budget_exhausted()) return;
   Extractor(file, limits, facts, diagnostics).run(root);
   metrics::measure_python(root, file.text, facts);  // on the same tree: no second parse
 }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzers/core/budget.h"
 #include "analyzers/core/diagnostic.h"
 
 namespace kgate::ts {
@@ -75,6 +76,30 @@ inline std::vector<TSNode> named_children(TSNode node) {
   }
   ts_tree_cursor_delete(&cursor);
   return out;
+}
+
+// Parses text, giving up (nullptr) once the thread's FileBudget is spent: tree-sitter calls back
+// every few hundred parse steps, so a deadline or memory limit stops a slow parse in time. A parser
+// that gave up must be reset (ts_parser_reset) before its next parse.
+inline TSTree* parse_within_budget(TSParser* parser, std::string_view text) {
+  TSInput input{};
+  struct Text {
+    std::string_view text;
+  } payload{text};
+  input.payload = &payload;
+  input.read = [](void* p, uint32_t byte, TSPoint, uint32_t* read) -> const char* {
+    const std::string_view t = static_cast<Text*>(p)->text;
+    if (byte >= t.size()) {
+      *read = 0;
+      return "";
+    }
+    *read = static_cast<uint32_t>(t.size() - byte);
+    return t.data() + byte;
+  };
+  input.encoding = TSInputEncodingUTF8;
+  TSParseOptions options{};
+  options.progress_callback = [](TSParseState*) { return budget_exhausted(); };
+  return ts_parser_parse_with_options(parser, nullptr, input, options);
 }
 
 // Same node, for maps keyed on nodes.

@@ -1,6 +1,8 @@
 // Rule loading and validation: schema first (shape), then the fact model and the check registry (meaning).
 #include "analyzers/rules/rule_set.h"
 
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <thread>
 
@@ -8,6 +10,7 @@
 #include <system_error>
 
 #include "analyzers/core/yaml_json.h"
+#include "analyzers/rules/rule_cache.h"
 #include "analyzers/rules/checks.h"
 
 namespace kgate {
@@ -135,6 +138,10 @@ const Rule* RuleSet::find(std::string_view id) const {
   return at != rules_.end() && at->id == id ? &*at : nullptr;
 }
 
+namespace {
+Result<Rule> rule_from_valid_json(const nlohmann::json& doc, const std::string& source);
+}  // namespace
+
 Result<Rule> parse_rule(std::string_view yaml_text, const std::string& source, const JsonSchema& schema) {
   auto document = parse_yaml_as_json(yaml_text, source);
   if (!document) return Error{document.error()};
@@ -148,6 +155,12 @@ Result<Rule> rule_from_json(const nlohmann::json& doc, const std::string& source
     for (const auto& v : violations) message += "\n  " + v;
     return Error{message};
   }
+  return rule_from_valid_json(doc, source);
+}
+
+namespace {
+
+Result<Rule> rule_from_valid_json(const nlohmann::json& doc, const std::string& source) {
   // The schema guarantees every access below has the right type.
   Rule rule;
   rule.file = source;
@@ -178,54 +191,8 @@ Result<Rule> rule_from_json(const nlohmann::json& doc, const std::string& source
   return rule;
 }
 
-RuleLoad load_rules(const std::filesystem::path& rules_dir) {
-  RuleLoad load;
-  std::error_code ec;
-  if (!std::filesystem::is_directory(rules_dir, ec)) {
-    load.problems.push_back({rules_dir.string(), "rules directory not found"});
-    return load;
-  }
-  const auto schema_path = (rules_dir / "schema.json").string();
-  auto schema = JsonSchema::load(schema_path);
-  if (!schema) {
-    load.problems.push_back({schema_path, schema.error()});
-    return load;
-  }
-
-  std::vector<std::filesystem::path> files;
-  const auto policies = (rules_dir / "policies").lexically_normal();
-  for (auto it = std::filesystem::recursive_directory_iterator(rules_dir, ec);
-       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_directory() && it->path().lexically_normal() == policies) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    const auto ext = it->path().extension();
-    if (it->is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(it->path());
-  }
-  if (ec) load.problems.push_back({rules_dir.string(), "cannot list rules: " + ec.message()});
-  std::sort(files.begin(), files.end());
-
-  // Parsing and schema validation dominate start-up; files are independent, so they are read on a few
-  // threads and merged in sorted order below (the result does not depend on the thread count).
-  std::vector<std::optional<Result<Rule>>> parsed(files.size());
-  const size_t threads = std::max<size_t>(1, std::min<size_t>(4, std::thread::hardware_concurrency()));
-  {
-    std::vector<std::jthread> workers;
-    for (size_t t = 0; t < threads; ++t)
-      workers.emplace_back([&, t] {
-        for (size_t i = t; i < files.size(); i += threads) {
-          const std::string name = files[i].string();
-          auto document = load_yaml_as_json(name);  // YAML errors come back with line:col
-          if (!document) {
-            parsed[i].emplace(Error{document.error()});
-            continue;
-          }
-          parsed[i].emplace(rule_from_json(*document, name, *schema));
-        }
-      });
-  }
-
+// Adds parsed rules in file order, checking each id against its file stem and for duplicates.
+void add_rules(RuleLoad& load, const std::vector<std::filesystem::path>& files, std::vector<std::optional<Result<Rule>>>& parsed) {
   for (size_t i = 0; i < files.size(); ++i) {
     const auto& file = files[i];
     const std::string name = file.string();
@@ -245,6 +212,118 @@ RuleLoad load_rules(const std::filesystem::path& rules_dir) {
     }
     load.rules.add(std::move(*rule));
   }
+}
+
+std::optional<std::string> read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  return text;
+}
+
+}  // namespace
+
+RuleLoad load_rules(const std::filesystem::path& rules_dir, const std::filesystem::path& cache_dir) {
+  RuleLoad load;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(rules_dir, ec)) {
+    load.problems.push_back({rules_dir.string(), "rules directory not found"});
+    return load;
+  }
+  const auto schema_path = (rules_dir / "schema.json").string();
+  const std::optional<std::string> schema_text = read_text(schema_path);
+  if (!schema_text) {
+    load.problems.push_back({schema_path, schema_path + ": cannot open schema"});
+    return load;
+  }
+
+  std::vector<std::filesystem::path> files;
+  const auto policies = (rules_dir / "policies").lexically_normal();
+  for (auto it = std::filesystem::recursive_directory_iterator(rules_dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_directory() && it->path().lexically_normal() == policies) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    const auto ext = it->path().extension();
+    if (it->is_regular_file() && (ext == ".yaml" || ext == ".yml")) files.push_back(it->path());
+  }
+  if (ec) load.problems.push_back({rules_dir.string(), "cannot list rules: " + ec.message()});
+  std::sort(files.begin(), files.end());
+
+  // Every file is read once; the texts are the cache key and the parser's input.
+  RuleCacheKey key;
+  key.schema_text = *schema_text;
+  std::vector<char> readable(files.size(), 0);
+  for (size_t i = 0; i < files.size(); ++i) {
+    std::optional<std::string> text = read_text(files[i]);
+    readable[i] = text.has_value();
+    key.files.emplace_back(files[i].string(), text ? std::move(*text) : std::string());
+  }
+  const bool cacheable = !cache_dir.empty() && load.problems.empty() &&
+                         std::all_of(readable.begin(), readable.end(), [](char r) { return r != 0; });
+
+  std::vector<std::optional<Result<Rule>>> parsed(files.size());
+  if (cacheable) {
+    if (auto documents = load_rule_cache(cache_dir, rules_dir, key)) {
+      // The same bytes validated before: only the meaning checks run again (they are cheap).
+      bool ok = true;
+      try {
+        for (size_t i = 0; i < files.size(); ++i) {
+          parsed[i].emplace(rule_from_valid_json((*documents)[i], files[i].string()));
+          ok = ok && parsed[i]->has_value();
+        }
+      } catch (const std::exception&) {
+        ok = false;
+      }
+      if (ok) {
+        add_rules(load, files, parsed);
+        if (load.problems.empty()) return load;
+        load = RuleLoad{};  // an entry that does not reproduce a clean load is ignored
+      }
+      std::fill(parsed.begin(), parsed.end(), std::nullopt);
+    }
+  }
+
+  const nlohmann::json schema_document = nlohmann::json::parse(*schema_text, nullptr, /*allow_exceptions=*/false);
+  if (schema_document.is_discarded()) {
+    load.problems.push_back({schema_path, schema_path + ": schema is not valid JSON"});
+    return load;
+  }
+  auto schema = JsonSchema::from_json(schema_document, schema_path);
+  if (!schema) {
+    load.problems.push_back({schema_path, schema.error()});
+    return load;
+  }
+
+  // Parsing and schema validation dominate a cold start; files are independent, so they are parsed on
+  // a few threads and merged in sorted order below (the result does not depend on the thread count).
+  std::vector<nlohmann::json> documents(files.size());
+  const size_t threads = std::max<size_t>(1, std::min<size_t>(4, std::thread::hardware_concurrency()));
+  {
+    std::vector<std::jthread> workers;
+    for (size_t t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] {
+        for (size_t i = t; i < files.size(); i += threads) {
+          const std::string& name = key.files[i].first;
+          if (!readable[i]) {
+            parsed[i].emplace(Error{name + ": cannot open file"});
+            continue;
+          }
+          auto document = parse_yaml_as_json(key.files[i].second, name);  // YAML errors come back with line:col
+          if (!document) {
+            parsed[i].emplace(Error{document.error()});
+            continue;
+          }
+          parsed[i].emplace(rule_from_json(*document, name, *schema));
+          documents[i] = std::move(*document);
+        }
+      });
+  }
+
+  add_rules(load, files, parsed);
+  if (cacheable && load.problems.empty()) store_rule_cache(cache_dir, rules_dir, key, documents);
   return load;
 }
 

@@ -96,7 +96,10 @@ struct RuleLoad {
 // Loads every *.yaml under `rules_dir` (sorted, recursive), skipping `policies/`. Each file is
 // validated against `rules_dir/schema.json`, its id against its file stem, its fields against
 // kgate::field_names, its `{field}` placeholders likewise, and its check against the registry.
-RuleLoad load_rules(const std::filesystem::path& rules_dir);
+// With a cache_dir (`kgate check`), the validated documents are kept there between runs and reused
+// while every rule file, the schema and the binary are unchanged (analyzers/rules/rule_cache.h);
+// `kgate rules --validate` and the tests load without one, so they always parse and validate.
+RuleLoad load_rules(const std::filesystem::path& rules_dir, const std::filesystem::path& cache_dir = {});
 
 // One rule document (already read); `source` names it in messages. Used by load_rules and tests.
 Result<Rule> parse_rule(std::string_view yaml_text, const std::string& source, const JsonSchema& schema);

@@ -26,6 +26,7 @@
 #include "analyzers/report/report.h"
 #include "analyzers/rules/checks.h"
 #include "analyzers/rules/policy.h"
+#include "analyzers/rules/rule_cache.h"
 #include "analyzers/rules/rule_set.h"
 
 #ifdef KGATE_HAVE_CLANG
@@ -68,7 +69,7 @@ fs::path default_rules_dir() {
 
 // Loads rules, printing every problem; nullopt means the rules directory is unusable.
 std::optional<kgate::RuleSet> load_rules_or_report(const fs::path& dir) {
-  kgate::RuleLoad load = kgate::load_rules(dir);
+  kgate::RuleLoad load = kgate::load_rules(dir, kgate::default_cache_dir());
   if (load.problems.empty()) return std::move(load.rules);
   for (const auto& problem : load.problems) std::cerr << "kgate: error: " << problem.message << "\n";
   std::cerr << "kgate: error: " << load.problems.size() << " problem(s) in " << dir.string() << " (see kgate rules --validate)\n";
@@ -87,6 +88,9 @@ struct CheckOptions {
   std::vector<std::string> only;
   uint64_t max_file_bytes = kgate::ingest::Limits{}.max_file_bytes;
   uint32_t max_nesting = kgate::ingest::Limits{}.max_nesting;
+  uint32_t max_embedded_sources = kgate::ingest::Limits{}.max_embedded_sources;
+  uint32_t max_file_ms = kgate::ingest::Limits{}.max_file_ms;
+  uint64_t max_file_memory = kgate::ingest::Limits{}.max_file_memory;
   std::string cpp_engine = "auto";
   std::string compile_commands;
   std::vector<std::string> paths;
@@ -151,6 +155,9 @@ class ContextCache {
     context.config = *config;
     context.limits.max_file_bytes = options_.max_file_bytes;
     context.limits.max_nesting = options_.max_nesting;
+    context.limits.max_embedded_sources = options_.max_embedded_sources;
+    context.limits.max_file_ms = options_.max_file_ms;
+    context.limits.max_file_memory = options_.max_file_memory;
     context.only_rules = options_.only;
     context.cpp_engine = options_.cpp_engine;
     context.compile_commands = options_.compile_commands;
@@ -415,6 +422,14 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--only", check.only, "run only this rule (repeatable; fixture mode)")->allow_extra_args(false);
   check_cmd->add_option("--max-file-bytes", check.max_file_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
   check_cmd->add_option("--max-nesting", check.max_nesting, "input-too-deep above this syntax-tree depth")->check(CLI::PositiveNumber);
+  check_cmd->add_option("--max-embedded-sources", check.max_embedded_sources,
+                         "input-too-many-sources above this many embedded C++/CUDA sources in one file")
+      ->check(CLI::PositiveNumber);
+  check_cmd->add_option("--max-file-ms", check.max_file_ms, "input-too-slow when one file takes more CPU milliseconds to analyse (0: no deadline)")
+      ->check(CLI::NonNegativeNumber);
+  check_cmd->add_option("--max-file-memory", check.max_file_memory,
+                         "input-too-much-memory above this many bytes of parser and fact memory for one file (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
   check_cmd->add_option("--cpp-engine", check.cpp_engine,
                          "engine for C++/CUDA: auto (Clang where built in), tree-sitter, or none (Python facts only)")
       ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));

@@ -38,6 +38,7 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
+#include "analyzers/core/budget.h"
 #include "analyzers/cuda/clang/clang_collector.h"
 #include "analyzers/cuda/cuda_facts.h"
 
@@ -130,12 +131,22 @@ struct RunState {
   size_t line_count = 1;
   bool collected = false;
   std::string why;
+  int64_t ast_bytes_charged = 0;  // the AST's memory, charged to the file's budget while it lives
 };
 
 class CollectConsumer : public clang::ASTConsumer {
  public:
   CollectConsumer(RunState& state, clang::SourceManager& sm) : state_(state), sm_(sm) {}
+  void Initialize(clang::ASTContext& context) override { context_ = &context; }
   bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    // The per-file deadline and memory limit, checked between top-level declarations: returning
+    // false makes the parser stop, and the pipeline reports the limit.
+    if (context_) {
+      const auto ast = static_cast<int64_t>(context_->getASTAllocatedMemory() + context_->getSideTableAllocatedMemory());
+      budget_charge(ast - state_.ast_bytes_charged);
+      state_.ast_bytes_charged = ast;
+    }
+    if (budget_exhausted()) return false;
     for (clang::Decl* d : group) {
       // Sema hands over instantiated templates at the end of the TU; facts come from patterns.
       if (const auto* fd = llvm::dyn_cast<clang::FunctionDecl>(d); fd && fd->isTemplateInstantiation()) continue;
@@ -145,6 +156,10 @@ class CollectConsumer : public clang::ASTConsumer {
     return true;
   }
   void HandleTranslationUnit(clang::ASTContext& context) override {
+    if (budget_exhausted()) {
+      state_.why = "the per-file limit was hit";
+      return;
+    }
     const ErrorRecorder& rec = *state_.recorder;
     size_t errors = rec.errors.size();
     if (rec.fatal) {
@@ -164,6 +179,7 @@ class CollectConsumer : public clang::ASTConsumer {
  private:
   RunState& state_;
   clang::SourceManager& sm_;
+  clang::ASTContext* context_ = nullptr;
 };
 
 class CollectAction : public clang::ASTFrontendAction {
@@ -302,6 +318,7 @@ class Engine {
     ci.createFileManager(overlay);
     CollectAction action(state);
     ci.ExecuteAction(action);
+    budget_charge(-state.ast_bytes_charged);  // the AST goes with the CompilerInstance
     auto rollback = [&] {
       facts.functions.resize(sizes[0]);
       facts.calls.resize(sizes[1]);
@@ -313,6 +330,11 @@ class Engine {
       facts.names.resize(sizes[7]);
       facts.imports.resize(sizes[8]);
     };
+    if (!state.collected && budget_exhausted()) {
+      rollback();
+      why = "the per-file limit was hit";
+      return false;
+    }
     if (!state.collected && shims && use_pch_ && pch_failed(recorder)) {
       // A stale or foreign PCH: rebuild once, else go on without one.
       rollback();

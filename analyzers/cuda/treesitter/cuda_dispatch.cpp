@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzers/core/budget.h"
 #include "analyzers/cuda/cuda_common.h"
 #include "analyzers/cuda/cuda_facts.h"
 
@@ -55,6 +56,7 @@ void extract_facts(const SourceFile& host, FactSet& facts, std::vector<Diagnosti
   bool any_clang = false;
   for (int i = 0; i < static_cast<int>(facts.modules.size()); ++i) {
     if (!is_cpp(facts.modules[i].language) || done[i]) continue;
+    if (budget_exhausted()) return;  // the per-file deadline or memory limit: the pipeline reports it
     done[i] = 1;
     Module& first = facts.modules[i];
     std::string saved_text;
@@ -81,6 +83,7 @@ void extract_facts(const SourceFile& host, FactSet& facts, std::vector<Diagnosti
     bool ok = false;
     if (options.force_tree_sitter) why = "the tree-sitter engine was requested";
     else if (g_clang_engine) ok = g_clang_engine(host, facts, i, options, why);
+    if (!ok && budget_exhausted()) return;  // Clang stopped on the limit: no fallback, no warning
     if (!ok) {
       extract_module_tree_sitter(host, facts, i);
       Diagnostic d;

@@ -60,8 +60,8 @@ class TsCollector {
   void run() {
     ts::ParserPtr parser(ts_parser_new());
     ts_parser_set_language(parser.get(), tree_sitter_cuda());
-    ts::TreePtr tree(ts_parser_parse_string(parser.get(), nullptr, text_.data(), static_cast<uint32_t>(text_.size())));
-    if (!tree) return;
+    ts::TreePtr tree(ts::parse_within_budget(parser.get(), text_));
+    if (!tree || budget_exhausted()) return;  // a limit was hit: the pipeline reports it
     TSNode root = ts_tree_root_node(tree.get());
     collect_preamble(root, 0);
     walk(root, Guard{}, 0);

@@ -1,0 +1,100 @@
+// The rule cache: CBOR files under the cache directory, one per rules directory, written atomically.
+#include "analyzers/rules/rule_cache.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <system_error>
+
+namespace kgate {
+
+namespace {
+
+constexpr int kFormat = 1;  // bump when the stored documents change meaning
+
+// The binary that wrote an entry: a rebuilt kgate may convert YAML or check rules differently.
+std::string binary_identity() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const auto size = std::filesystem::file_size(exe, ec);
+  if (ec) return {};
+  const auto time = std::filesystem::last_write_time(exe, ec);
+  if (ec) return {};
+  return exe.string() + ":" + std::to_string(size) + ":" + std::to_string(time.time_since_epoch().count());
+}
+
+std::filesystem::path entry_path(const std::filesystem::path& cache_dir, const std::filesystem::path& rules_dir) {
+  std::error_code ec;
+  std::filesystem::path absolute = std::filesystem::absolute(rules_dir, ec);
+  if (ec) absolute = rules_dir;
+  // The name only spreads directories over files; the key inside decides whether an entry is used.
+  const size_t name = std::hash<std::string>{}(absolute.lexically_normal().string());
+  return cache_dir / ("rules-" + std::to_string(name) + ".cbor");
+}
+
+// Entries are trusted without schema validation, so only a directory that this user owns and that
+// nobody else can write to is used (a shared temp directory could otherwise hold a planted entry).
+bool private_directory(const std::filesystem::path& dir) {
+  struct stat info{};
+  if (::lstat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return false;
+  return info.st_uid == ::getuid() && (info.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+}  // namespace
+
+nlohmann::json RuleCacheKey::to_json() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [path, text] : files) list.push_back(nlohmann::json::array({path, text}));
+  return {{"format", kFormat}, {"binary", binary_identity()}, {"schema", schema_text}, {"files", std::move(list)}};
+}
+
+std::filesystem::path default_cache_dir() {
+  if (const char* env = std::getenv("KGATE_CACHE_DIR"); env && *env) return env;
+  std::error_code ec;
+  std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
+  if (ec) tmp = "/tmp";
+  return tmp / ("kgate-" + std::to_string(getuid()));
+}
+
+std::optional<std::vector<nlohmann::json>> load_rule_cache(const std::filesystem::path& cache_dir,
+                                                           const std::filesystem::path& rules_dir, const RuleCacheKey& key) {
+  if (!private_directory(cache_dir)) return std::nullopt;
+  std::ifstream in(entry_path(cache_dir, rules_dir), std::ios::binary);
+  if (!in) return std::nullopt;
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  nlohmann::json entry = nlohmann::json::from_cbor(bytes, true, /*allow_exceptions=*/false);
+  if (entry.is_discarded() || !entry.is_object() || !entry.contains("key") || !entry.contains("documents")) return std::nullopt;
+  if (entry["key"] != key.to_json()) return std::nullopt;
+  const nlohmann::json& documents = entry["documents"];
+  if (!documents.is_array() || documents.size() != key.files.size()) return std::nullopt;
+  return documents.get<std::vector<nlohmann::json>>();
+}
+
+void store_rule_cache(const std::filesystem::path& cache_dir, const std::filesystem::path& rules_dir, const RuleCacheKey& key,
+                      const std::vector<nlohmann::json>& documents) {
+  std::error_code ec;
+  if (std::filesystem::create_directories(cache_dir, ec)) ::chmod(cache_dir.c_str(), 0700);
+  if (!private_directory(cache_dir)) return;
+  const std::filesystem::path target = entry_path(cache_dir, rules_dir);
+  const std::filesystem::path temporary = target.string() + ".tmp" + std::to_string(getpid());
+  {
+    const nlohmann::json entry = {{"key", key.to_json()}, {"documents", documents}};
+    const std::vector<uint8_t> bytes = nlohmann::json::to_cbor(entry);
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) return;
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) {
+      out.close();
+      std::filesystem::remove(temporary, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(temporary, target, ec);  // readers see the old entry or the new one, never half
+  if (ec) std::filesystem::remove(temporary, ec);
+}
+
+}  // namespace kgate

@@ -1,0 +1,36 @@
+// The rule cache: the rule documents of a rules directory, already converted from YAML and checked
+// against the schema, kept between runs so that `kgate check` starts without yaml-cpp and valijson
+// (together most of its start-up). An entry is used only when its key equals, byte for byte, what
+// the run read: every rule file's path and text, the schema's text, and the kgate binary (path,
+// size, modification time), so an edit to any of them, or a rebuild, misses and reloads.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace kgate {
+
+struct RuleCacheKey {
+  std::string schema_text;
+  std::vector<std::pair<std::string, std::string>> files;  // (path, text), sorted by path
+  nlohmann::json to_json() const;
+};
+
+// $KGATE_CACHE_DIR, else <temp>/kgate-<uid> (where the Clang engine keeps its precompiled header).
+std::filesystem::path default_cache_dir();
+
+// The validated documents stored for this key (one per file, in the key's order), or nullopt when
+// there is no entry, it is unreadable, or its key differs.
+std::optional<std::vector<nlohmann::json>> load_rule_cache(const std::filesystem::path& cache_dir,
+                                                           const std::filesystem::path& rules_dir, const RuleCacheKey& key);
+
+// Stores documents that passed validation (best effort: an unwritable cache is not an error).
+void store_rule_cache(const std::filesystem::path& cache_dir, const std::filesystem::path& rules_dir, const RuleCacheKey& key,
+                      const std::vector<nlohmann::json>& documents);
+
+}  // namespace kgate
