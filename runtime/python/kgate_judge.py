@@ -8,6 +8,13 @@ import sys
 
 import torch
 
+# The reference is the exact side of the comparison: no TF32, and no reduced-precision (fp16/bf16)
+# reductions in cuBLAS split-K GEMMs (seen on an H100: bf16 N=1023 matmul off by up to 4 ulps).
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.backends.cudnn.allow_tf32 = False
+torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+
 _DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "int8": torch.int8}
 
 
