@@ -1,0 +1,78 @@
+"""GPU-machine diagnostic: which part of the worker's confinement stops CUDA from initialising.
+
+Each variant runs in a fresh child process: it applies one Landlock configuration like
+runtime/sandbox.cpp's (handled filesystem rights, TCP rules, signal/abstract-socket scoping), then
+imports torch and initialises CUDA. Prints one line per variant. Usage: python3 landlock_cuda_probe.py
+"""
+import ctypes
+import os
+import subprocess
+import sys
+import tempfile
+
+SYS_CREATE, SYS_ADD_RULE, SYS_RESTRICT = 444, 445, 446
+PR_SET_NO_NEW_PRIVS = 38
+# Filesystem rights (linux/landlock.h): EXECUTE 1, WRITE_FILE 2, REMOVE_DIR 16, REMOVE_FILE 32,
+# MAKE_CHAR 64, MAKE_DIR 128, MAKE_REG 256, MAKE_SOCK 512, MAKE_FIFO 1024, MAKE_BLOCK 2048,
+# MAKE_SYM 4096, REFER 8192, TRUNCATE 16384.
+FS_ALL = 1 | 2 | 16 | 32 | 64 | 128 | 256 | 512 | 1024 | 2048 | 4096 | 8192 | 16384
+NET_TCP = 1 | 2
+SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1, 2
+
+
+class Attr(ctypes.Structure):
+    _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+
+
+class PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed", ctypes.c_uint64), ("fd", ctypes.c_int32)]
+
+
+def confine(fs, net, scoped, private_dir):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    assert libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+    attr = Attr(fs, net, scoped)
+    ruleset = libc.syscall(SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)), 0)
+    if ruleset < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset")
+    allow = [(private_dir, fs & ~1), ("/dev/null", 2)]
+    allow += [(os.path.join("/dev", n), 2) for n in os.listdir("/dev") if n.startswith("nvidia")]
+    for path, rights in allow if fs else []:
+        fd = os.open(path, os.O_PATH)
+        rule = PathBeneath(rights & fs, fd)
+        if libc.syscall(SYS_ADD_RULE, ruleset, 1, ctypes.byref(rule), 0) != 0:
+            raise OSError(ctypes.get_errno(), "landlock_add_rule " + path)
+        os.close(fd)
+    if libc.syscall(SYS_RESTRICT, ruleset, 0) != 0:
+        raise OSError(ctypes.get_errno(), "landlock_restrict_self")
+
+
+def child(fs, net, scoped):
+    private_dir = tempfile.mkdtemp()
+    if fs or net or scoped:
+        confine(fs, net, scoped, private_dir)
+    import torch
+    torch.cuda.init()
+    print("cuda ok, devices:", torch.cuda.device_count())
+
+
+VARIANTS = {
+    "none": (0, 0, 0),
+    "fs only": (FS_ALL, 0, 0),
+    "net only": (0, NET_TCP, 0),
+    "scope abstract-unix only": (0, 0, SCOPE_ABSTRACT_UNIX),
+    "scope signal only": (0, 0, SCOPE_SIGNAL),
+    "all (as the worker)": (FS_ALL, NET_TCP, SCOPE_ABSTRACT_UNIX | SCOPE_SIGNAL),
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4:
+        child(*(int(a) for a in sys.argv[1:]))
+        sys.exit(0)
+    for name, (fs, net, scoped) in VARIANTS.items():
+        r = subprocess.run([sys.executable, __file__, str(fs), str(net), str(scoped)], capture_output=True, text=True,
+                           timeout=120)
+        last = (r.stdout + r.stderr).strip().splitlines()
+        print(f"{name:28s} rc={r.returncode} {last[-1] if last else ''}")
