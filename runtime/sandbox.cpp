@@ -194,6 +194,10 @@ Result<int> restrict_filesystem(const std::filesystem::path& private_dir, const 
   // CUDA: the driver opens more than the /dev/nvidia* nodes read-write (nvidia-caps/, dri/), and torch's
   // IPC reference counts live in /dev/shm. /proc (and so /proc/*/mem) stays read-only.
   if (status && extras.dev_shm_writable) status = allow_path(ruleset, "/dev", LANDLOCK_ACCESS_FS_WRITE_FILE);
+  // The CUDA driver creates (and removes) its own files in /dev/shm at initialisation: without the
+  // right to make regular files there, cudaGetDeviceCount fails with error 304 (seen on an H100).
+  if (status && extras.dev_shm_writable && std::filesystem::is_directory("/dev/shm", ec))
+    status = allow_path(ruleset, "/dev/shm", in_private);
   if (extras.jit_exec)
     for (const auto& tool : jit_toolchain_executables())
       if (status) status = allow_path(ruleset, tool, LANDLOCK_ACCESS_FS_EXECUTE);

@@ -29,7 +29,7 @@ class PathBeneath(ctypes.Structure):
     _fields_ = [("allowed", ctypes.c_uint64), ("fd", ctypes.c_int32)]
 
 
-def confine(fs, net, scoped, private_dir):
+def confine(fs, net, scoped, private_dir, extra=()):
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long
     assert libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
@@ -39,7 +39,10 @@ def confine(fs, net, scoped, private_dir):
         raise OSError(ctypes.get_errno(), "landlock_create_ruleset")
     allow = [(private_dir, fs & ~1), ("/dev/null", 2)]
     allow += [(os.path.join("/dev", n), 2) for n in os.listdir("/dev") if n.startswith("nvidia")]
+    allow += [(path, fs & ~1) for path in extra if os.path.exists(path)]
     for path, rights in allow if fs else []:
+        if not rights & fs:
+            continue
         fd = os.open(path, os.O_PATH)
         rule = PathBeneath(rights & fs, fd)
         if libc.syscall(SYS_ADD_RULE, ruleset, 1, ctypes.byref(rule), 0) != 0:
@@ -49,10 +52,10 @@ def confine(fs, net, scoped, private_dir):
         raise OSError(ctypes.get_errno(), "landlock_restrict_self")
 
 
-def child(fs, net, scoped):
+def child(fs, net, scoped, extra):
     private_dir = tempfile.mkdtemp()
     if fs or net or scoped:
-        confine(fs, net, scoped, private_dir)
+        confine(fs, net, scoped, private_dir, [p for p in extra.split(",") if p])
     import torch
     torch.cuda.init()
     print("cuda ok, devices:", torch.cuda.device_count())
@@ -66,13 +69,24 @@ VARIANTS = {
     "scope signal only": (0, 0, SCOPE_SIGNAL),
     "all (as the worker)": (FS_ALL, NET_TCP, SCOPE_ABSTRACT_UNIX | SCOPE_SIGNAL),
 }
+# Which filesystem right CUDA needs: handle one right at a time.
+NAMES = ["EXECUTE", "WRITE_FILE", "READ_FILE", "READ_DIR", "REMOVE_DIR", "REMOVE_FILE", "MAKE_CHAR", "MAKE_DIR",
+         "MAKE_REG", "MAKE_SOCK", "MAKE_FIFO", "MAKE_BLOCK", "MAKE_SYM", "REFER", "TRUNCATE"]
+for bit, name in enumerate(NAMES):
+    if FS_ALL & (1 << bit):
+        VARIANTS[f"fs handles {name} only"] = (1 << bit, 0, 0)
+# Where: the worker's rights plus full rights beneath one more directory.
+EXTRA = {"all + /dev/shm": "/dev/shm", "all + /tmp": "/tmp", "all + /dev/shm,/tmp": "/dev/shm,/tmp",
+         "all + /dev": "/dev"}
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4:
-        child(*(int(a) for a in sys.argv[1:]))
+    if len(sys.argv) == 5:
+        child(*(int(a) for a in sys.argv[1:4]), sys.argv[4])
         sys.exit(0)
-    for name, (fs, net, scoped) in VARIANTS.items():
-        r = subprocess.run([sys.executable, __file__, str(fs), str(net), str(scoped)], capture_output=True, text=True,
-                           timeout=120)
+    runs = [(name, v, "") for name, v in VARIANTS.items()]
+    runs += [(name, VARIANTS["all (as the worker)"], extra) for name, extra in EXTRA.items()]
+    for name, (fs, net, scoped), extra in runs:
+        r = subprocess.run([sys.executable, __file__, str(fs), str(net), str(scoped), extra], capture_output=True,
+                           text=True, timeout=120)
         last = (r.stdout + r.stderr).strip().splitlines()
         print(f"{name:28s} rc={r.returncode} {last[-1] if last else ''}")
