@@ -76,8 +76,11 @@ for bit, name in enumerate(NAMES):
     if FS_ALL & (1 << bit):
         VARIANTS[f"fs handles {name} only"] = (1 << bit, 0, 0)
 # Where: the worker's rights plus full rights beneath one more directory.
-EXTRA = {"all + /dev/shm": "/dev/shm", "all + /tmp": "/tmp", "all + /dev/shm,/tmp": "/dev/shm,/tmp",
-         "all + /dev": "/dev"}
+EXTRA = {"all + /dev/shm": "/dev/shm", "all + /tmp": "/tmp", "all + /dev": "/dev", "all + /proc": "/proc",
+         "all + /proc/self/task": "/proc/self/task", "all + /sys": "/sys", "all + /run": "/run", "all + /var": "/var",
+         "all + /root": "/root", "all + /etc": "/etc", "all + /usr": "/usr", "all + /opt": "/opt"}
+if os.environ.get("PROBE_ONLY_EXTRA"):
+    VARIANTS = {"all (as the worker)": VARIANTS["all (as the worker)"]}
 
 if __name__ == "__main__":
     if len(sys.argv) == 5:
