@@ -131,7 +131,8 @@ std::vector<std::filesystem::path> jit_toolchain_executables() {
   };
   for (const char* dir : {"/usr/bin", "/bin", "/usr/local/bin"})
     for (const char* tool : {"cc", "gcc", "c++", "g++", "as", "ld", "ld.bfd"}) add(std::filesystem::path(dir) / tool);
-  add("/usr/lib/gcc");  // cc1, collect2, lto-wrapper
+  add("/usr/lib/gcc");      // cc1, collect2, lto-wrapper (Debian)
+  add("/usr/libexec/gcc");  // the same on Ubuntu (the GPU machine): Triton compiles its launcher with gcc
   add("/lib64/ld-linux-x86-64.so.2");
   add(std::filesystem::path(KGATE_PYTHON_SITE) / "triton" / "backends" / "nvidia" / "bin");  // ptxas
   return found;
