@@ -30,6 +30,7 @@ constexpr int kHaloW = kTileW + 2;
 
 template <typename T>
 __global__ void __launch_bounds__(kTileH * kTileW)
+// ruleid: function-complexity-high
 conv3x3_kernel(const T* __restrict__ x,      // [N, C, H, W]
                const T* __restrict__ w,      // [K, C, 3, 3]
                const T* __restrict__ bias,   // [K]
