@@ -15,7 +15,7 @@ torch.backends.cudnn.allow_tf32 = False
 torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
 torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
 
-_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "int8": torch.int8}
+from kgate_models import DTYPES as _DTYPES, cast_model
 
 
 def load_module(path, module_name):
@@ -51,16 +51,8 @@ def build_reference(module, init_seed, dtype_name, device):
     init_inputs = [_plain(v) for v in module.get_init_inputs()]
     torch.manual_seed(init_seed)
     model = module.Model(*init_inputs)
-    model = _cast_model(model, dtype_name, device)
+    model = cast_model(model, dtype_name, device)
     return model, json.dumps(init_inputs)
-
-
-def _cast_model(model, dtype_name, device):
-    model = model.to(device)
-    dtype = _DTYPES[dtype_name]
-    if dtype.is_floating_point and dtype != torch.float32:
-        model = model.to(dtype)
-    return model.eval()
 
 
 def input_structure(module, structure_seed, dtype_name, device):

@@ -12,7 +12,7 @@ import sys
 import torch
 import torch.utils.cpp_extension as cpp_extension
 
-_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "int8": torch.int8}
+from kgate_models import cast_model
 _control = {"read": -1, "write": -1}
 
 
@@ -110,11 +110,7 @@ def import_candidate(path, module_name):
 def build(module, init_seed, init_inputs_json, dtype_name, device):
     torch.manual_seed(init_seed)
     model = module.ModelNew(*json.loads(init_inputs_json))
-    model = model.to(device)
-    dtype = _DTYPES[dtype_name]
-    if dtype.is_floating_point and dtype != torch.float32:
-        model = model.to(dtype)
-    return model.eval()
+    return cast_model(model, dtype_name, device)
 
 
 def call(model, inputs):
