@@ -501,7 +501,7 @@ json to_json(const RunReport& report) {
   json compiles = json::array();
   for (const auto& c : report.compiles)
     compiles.push_back({{"name", c.name}, {"key", c.key}, {"hit", c.hit}, {"ms", c.milliseconds}, {"error", c.error}});
-  return {{"task", report.task},
+  json out{{"task", report.task},
           {"submission", report.submission},
           {"device", report.device},
           {"verdict", std::string(verdict_name(report.verdict))},
@@ -511,6 +511,8 @@ json to_json(const RunReport& report) {
           {"compile_cache", compiles},
           {"worker_end", report.worker_end},
           {"seconds", report.seconds}};
+  if (report.timing) out["timing"] = to_json(*report.timing);
+  return out;
 }
 
 void write_text(std::ostream& out, const RunReport& report) {

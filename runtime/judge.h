@@ -18,6 +18,7 @@
 #include "runtime/inputs.h"
 #include "runtime/sandbox.h"
 #include "runtime/task.h"
+#include "runtime/timing.h"
 #include "runtime/verdict.h"
 
 namespace kgate::runtime {
@@ -65,6 +66,7 @@ struct RunReport {
   std::vector<CompileRecord> compiles;
   std::string worker_end;       // how the worker ended ("exited with code 0", "killed by signal 9 (SIGKILL)")
   std::string worker_log_tail;  // its stdout/stderr, for people
+  std::optional<TimingReport> timing;  // GPU runs whose every case passed: speed, kernels, roofline
   double seconds = 0;
 };
 
