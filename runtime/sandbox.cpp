@@ -12,6 +12,10 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
 #include <cstddef>
 #include <cstdint>
 #include <cerrno>
@@ -40,6 +44,24 @@ void append(char* buffer, std::size_t* at, std::size_t cap, const char* text) {
   for (; *text && *at < cap; ++text) buffer[(*at)++] = *text;
 }
 
+// Async-signal-safe: a fixed buffer and write(2) only.
+void write_violation(const char* name, const char* suffix) {
+  char frame[256];
+  std::size_t at = 4;
+  append(frame, &at, sizeof frame, "{\"op\":\"violation\",\"syscall\":\"");
+  append(frame, &at, sizeof frame, name);
+  append(frame, &at, sizeof frame, suffix);
+  append(frame, &at, sizeof frame, "\"}");
+  const std::size_t body = at - 4;
+  for (int i = 0; i < 4; ++i) frame[i] = static_cast<char>((body >> (8 * i)) & 0xff);
+  std::size_t sent = 0;
+  while (sent < at) {
+    const ssize_t w = ::write(g_control_fd, frame + sent, at - sent);
+    if (w <= 0) break;
+    sent += static_cast<std::size_t>(w);
+  }
+}
+
 // Async-signal-safe: fixed buffers, write(2) and _exit(2) only.
 void on_sigsys(int, siginfo_t* info, void*) {
   if (!g_reported.exchange(true)) {
@@ -57,21 +79,41 @@ void on_sigsys(int, siginfo_t* info, void*) {
     const char* name = nr >= 0 && nr < kMaxSyscall && g_names[nr] ? g_names[nr] : digits;
     // rt_sigaction only traps when it targets SIGSYS.
     const bool sigsys = nr == SYS_rt_sigaction;
-    char frame[256];
-    std::size_t at = 4;
-    append(frame, &at, sizeof frame, "{\"op\":\"violation\",\"syscall\":\"");
-    append(frame, &at, sizeof frame, name);
-    append(frame, &at, sizeof frame, sigsys ? "(SIGSYS)\"}" : "\"}");
-    const std::size_t body = at - 4;
-    for (int i = 0; i < 4; ++i) frame[i] = static_cast<char>((body >> (8 * i)) & 0xff);
-    std::size_t sent = 0;
-    while (sent < at) {
-      const ssize_t w = ::write(g_control_fd, frame + sent, at - sent);
-      if (w <= 0) break;
-      sent += static_cast<std::size_t>(w);
-    }
+    write_violation(name, sigsys ? "(SIGSYS)" : "");
   }
   ::_exit(86);
+}
+
+// [begin, end) as the fewest aligned power-of-two blocks {base, size}: each is one masked compare.
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> aligned_blocks(std::uintptr_t begin, std::uintptr_t end) {
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> blocks;
+  while (begin < end) {
+    std::uintptr_t size = begin ? (begin & (~begin + 1)) : (std::uintptr_t{1} << 62);  // the alignment of begin
+    while (size > end - begin) size >>= 1;
+    blocks.emplace_back(begin, size);
+    begin += size;
+  }
+  return blocks;
+}
+
+// The address range of the worker executable's own image (its text, its read-only relocations and
+// GOT), from /proc/self/maps; {0, 0} when it cannot be read.
+std::pair<std::uintptr_t, std::uintptr_t> executable_image() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  std::ifstream maps("/proc/self/maps");
+  std::uintptr_t begin = 0, end = 0;
+  std::string line;
+  while (!ec && std::getline(maps, line)) {
+    const auto slash = line.find('/');
+    if (slash == std::string::npos || line.substr(slash) != exe.string()) continue;
+    const auto dash = line.find('-');
+    const std::uintptr_t b = std::stoull(line.substr(0, dash), nullptr, 16);
+    const std::uintptr_t e = std::stoull(line.substr(dash + 1, line.find(' ') - dash - 1), nullptr, 16);
+    if (!begin || b < begin) begin = b;
+    if (e > end) end = e;
+  }
+  return {begin, end};
 }
 
 // The kernel's Landlock ABI (stable), spelled here because distribution headers lag the kernel:
@@ -117,6 +159,11 @@ Status allow_path(int ruleset, const std::filesystem::path& path, std::uint64_t 
 }
 
 }  // namespace
+
+void report_violation_and_exit(const char* what) {
+  if (!g_reported.exchange(true)) write_violation(what, "");
+  ::_exit(86);
+}
 
 nlohmann::json to_json(const SandboxState& s) {
   return {{"seccomp", s.seccomp}, {"landlock_abi", s.landlock_abi}, {"mode", s.mode}, {"jit_exec", s.jit_exec}};
@@ -242,6 +289,21 @@ Status install_syscall_filter(int control_fd, bool allow_exec) {
     rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
   }
   if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+  // The worker's own image is final: making its pages writable again (a GOT overwrite of the CUDA timing
+  // calls, T6) traps. An mprotect starting below the image could still reach into it, so the trapped
+  // window starts 1 GiB below it, where a PIE executable has nothing else mapped. BPF compares an
+  // argument once per rule, so the window is cut into aligned power-of-two blocks, one masked compare each.
+  if (rc == 0) {
+    const auto [image_begin, image_end] = executable_image();
+    if (image_end > image_begin) {
+      const std::uintptr_t window = std::uintptr_t{1} << 30;
+      for (const auto& [nr, name] : {std::pair{SYS_mprotect, "mprotect"}, std::pair{SYS_pkey_mprotect, "pkey_mprotect"}}) {
+        g_names[nr] = name;
+        for (const auto& [base, size] : aligned_blocks(image_begin > window ? image_begin - window : 0, image_end))
+          if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, ~(size - 1), base));
+      }
+    }
+  }
   // The SIGSYS handler is final: re-registering it would let Python code swallow violations.
   if (rc == 0) {
     g_names[SYS_rt_sigaction] = "rt_sigaction";

@@ -53,6 +53,12 @@ Result<int> restrict_filesystem(const std::filesystem::path& private_dir, const 
 // Installs the syscall filter on every thread (TSYNC) and the SIGSYS handler that writes
 // {"op":"violation","syscall":NAME} on control_fd and exits. Call after torch is imported. allow_exec
 // (only with Landlock in force) drops the traps on execve/execveat/fork/vfork/clone.
+// The filter also traps mprotect and pkey_mprotect on the worker executable's own image (and the
+// 1 GiB below it): its GOT, read-only after start-up (-z now), cannot be made writable again (T6).
 Status install_syscall_filter(int control_fd, bool allow_exec);
+
+// Reports {"op":"violation","syscall":what} on the control pipe (once) and exits: for violations found
+// outside the syscall filter (the exec audit hook). Async-signal-safe.
+[[noreturn]] void report_violation_and_exit(const char* what);
 
 }  // namespace kgate::runtime
