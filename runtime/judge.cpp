@@ -1,7 +1,10 @@
 // The judge's case loop: reference in the embedded Python, candidate in the worker, defences per call.
 #include "runtime/judge.h"
 
+#include <fcntl.h>
 #include <ftw.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/random.h>
@@ -19,11 +22,17 @@
 
 #include <ATen/ATen.h>
 
+#include "analyzers/pipeline/pipeline.h"
+#include "runtime/calibration.h"
 #include "runtime/compare.h"
 #include "runtime/defences.h"
 #include "runtime/embed.h"
+#include "runtime/gpu_evidence.h"
 #include "runtime/shm_arena.h"
 #include "runtime/worker_process.h"
+#if KGATE_HAVE_CUDA
+#include "runtime/cuda/gpu_timer.h"
+#endif
 
 namespace py = pybind11;
 using nlohmann::json;
@@ -53,6 +62,7 @@ std::string hex32(std::uint64_t v) {
 struct Answer {
   bool ok = false;
   json body;
+  double round_trip_s = 0;  // the judge's own clock from the request to the answer
   Verdict verdict = Verdict::pass;
   Reason reason;
 };
@@ -83,6 +93,46 @@ std::string tail_of(const std::filesystem::path& path, std::size_t bytes) {
   std::ifstream in(path, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return text.size() > bytes ? text.substr(text.size() - bytes) : text;
+}
+
+// What one call of the timing phase measured: the candidate's call as the worker timed it, the judge's
+// round trip for it, the reference's call as the judge timed it, and the kernels CUPTI saw.
+struct CallMeasure {
+  std::optional<TimedCall> candidate;
+  std::optional<TimedCall> reference;
+  double round_trip_s = 0;
+  Trace trace;
+};
+
+L2Pinning l2_from(const json& body) {
+  const json l2 = body.value("l2", json::object());
+  return {l2.value("persisting_limit", std::size_t{0}), l2.value("window_bytes", std::size_t{0})};
+}
+
+std::optional<TimedCall> timed_call_from(const json& measured) {
+  if (!measured.contains("timing")) return std::nullopt;
+  const json& t = measured["timing"];
+  TimedCall call;
+  call.synced_s = t.value("synced_s", 0.0);
+  call.stream_s = t.value("stream_s", 0.0);
+  call.wall_s = t.value("wall_s", 0.0);
+  return call;
+}
+
+// The peaks of the run's GPU: kgate calibrate's cache (KGATE_CALIBRATION_CACHE, else
+// ~/.cache/kgate/calibration.json) for this GPU, with the source named.
+std::optional<std::pair<DevicePeaks, std::string>> lookup_device_peaks(const std::string& gpu, const std::string& compute_peak) {
+  std::filesystem::path path;
+  if (const char* env = std::getenv("KGATE_CALIBRATION_CACHE"); env && *env) path = env;
+  else if (const char* home = std::getenv("HOME"); home && *home) path = std::filesystem::path(home) / ".cache/kgate/calibration.json";
+  if (path.empty()) return std::nullopt;
+  auto cache = read_calibration_cache(path);
+  if (!cache) return std::nullopt;
+  for (const auto& entry : cache->entries) {
+    if (entry.gpu != gpu) continue;
+    if (auto peaks = device_peaks(entry, compute_peak)) return std::make_pair(*peaks, std::string("calibrated"));
+  }
+  return std::nullopt;
 }
 
 class Judge {
@@ -157,6 +207,7 @@ class Judge {
   }
 
   void set_cuda_arena_handle(std::string handle) { cuda_arena_handle_ = std::move(handle); }
+  void set_candidate_kernels(std::vector<std::string> names) { kernels_ = std::move(names); }
 
   // Runs every case; stops at the first case that ends the worker.
   Status run_cases(py::module_& helper, py::object& reference) {
@@ -167,31 +218,16 @@ class Judge {
     if (shape_sets.empty()) shape_sets.emplace_back(ShapeSet{}, false);
     const int seeds = options_.seeds > 0 ? options_.seeds : (options_.device == "cpu" ? 1 : 5);
     const std::vector<Distribution> distributions = options_.distributions.empty() ? all_distributions() : options_.distributions;
-    InputOptions input_options = options_.input_options;
-    input_options.special_values = task_.special_values;
 
     for (std::size_t shape_index = 0; shape_index < shape_sets.size(); ++shape_index) {
       const auto& [shapes, hidden] = shape_sets[shape_index];
       for (const DType dtype : task_.dtypes) {
-        const std::string dtype_text(dtype_name(dtype));
-        json shape_json = json::object();
-        for (const auto& [name, value] : shapes) shape_json[name] = value;
         py::object model;
-        std::string init_inputs;
-        try {
-          helper.attr("set_shape_globals")(reference, shape_json.dump());
-          const std::uint64_t init_seed = secret_u64() >> 1;
-          py::tuple built = helper.attr("build_reference")(reference, init_seed, dtype_text, options_.device);
-          model = built[0];
-          init_inputs = built[1].cast<std::string>();
-          if (Status s = worker_.send({{"op", "build"}, {"init_seed", init_seed}, {"init_inputs", init_inputs},
-                                       {"dtype", dtype_text}}); !s)
-            return finish_with(closed_answer("build"), shape_index, hidden, shapes, dtype);
-        } catch (const py::error_already_set& e) {
-          return Error{"the reference " + task_.reference.string() + " failed to build: " + embed::error_text(e)};
+        Answer built = build_models(helper, reference, shapes, dtype, model);
+        if (!built.ok) {
+          if (built.verdict == Verdict::error) return Error{built.reason.message};
+          return finish_with(built, shape_index, hidden, shapes, dtype);
         }
-        Answer built = await("built", "ModelNew construction", options_.call_timeout_ms);
-        if (!built.ok) return finish_with(built, shape_index, hidden, shapes, dtype);
         bool determinism_pending = true;
         for (int seed_index = 0; seed_index < seeds; ++seed_index) {
           for (const Distribution distribution : distributions) {
@@ -215,7 +251,229 @@ class Judge {
     return Status::ok();
   }
 
+  // The shape set timed: the one that moves the most bytes (then does the most FLOPs) by the task's
+  // formulas, public or hidden, so the time measures the kernel rather than launch overhead; without
+  // formulas the first public set.
+  ShapeSet timing_shape(DType dtype) const {
+    std::vector<ShapeSet> sets = task_.public_shapes;
+    sets.insert(sets.end(), task_.hidden_shapes.begin(), task_.hidden_shapes.end());
+    if (sets.empty()) return {};
+    if (!task_.bytes && !task_.flops) return sets.front();
+    const auto work = [&](const ShapeSet& shape) {
+      const auto value = [&](const std::optional<std::string>& formula) {
+        if (!formula) return 0.0;
+        auto v = eval_formula(*formula, shape, dtype);
+        return v ? *v : 0.0;
+      };
+      return std::make_pair(value(task_.bytes), value(task_.flops));
+    };
+    return *std::max_element(sets.begin(), sets.end(), [&](const ShapeSet& a, const ShapeSet& b) { return work(a) < work(b); });
+  }
+
+  // The timing phase (GPU runs whose every case passed): the overhead of an empty call, a random number
+  // of warm-up calls (T9), then options_.timed_calls calls on timing_shape() and the first dtype, each
+  // with fresh inputs and fully checked, the reference timed on the same inputs here.
+  Status run_timing(py::module_& helper, py::object& reference) {
+    if (options_.timed_calls <= 0 || options_.device == "cpu") return Status::ok();
+#if KGATE_HAVE_CUDA
+    const DType dtype = task_.dtypes.front();
+    const ShapeSet shapes = timing_shape(dtype);
+    const auto fail_case = [&](Verdict verdict, Reason reason) {
+      CaseResult failed;
+      failed.timed = true;
+      failed.shapes = shapes;
+      failed.dtype = dtype;
+      failed.verdict = verdict;
+      failed.reason = std::move(reason);
+      report_.cases.push_back(std::move(failed));
+      return Status::ok();
+    };
+    py::object model;
+    Answer built = build_models(helper, reference, shapes, dtype, model);
+    if (!built.ok) {
+      if (built.verdict == Verdict::error) return Error{built.reason.message};
+      return fail_case(built.verdict, built.reason);
+    }
+    // The judge's clock on calls that run everything but forward: what a call costs around the work.
+    std::vector<double> probe_round_trips;
+    {
+      auto inputs = make_inputs(helper, reference, dtype, Distribution::normal);
+      if (!inputs) return Error{inputs.error()};
+      std::vector<TensorSlot> slots;
+      at::Tensor unused;
+      for (int i = 0; i < kProbeCalls; ++i) {
+        Answer probe = call_candidate(*inputs, slots, unused, true);
+        if (!probe.ok) return fail_case(probe.verdict, probe.reason);
+        probe_round_trips.push_back(probe.round_trip_s);
+      }
+    }
+    TimingReport timing;
+    timing.shapes = shapes;
+    timing.dtype = std::string(dtype_name(dtype));
+    timing.warmup_calls = kMinWarmup + static_cast<int>(secret_u64() % (kMaxWarmup - kMinWarmup + 1));
+    std::vector<double> round_trips;
+    Trace traced;
+    for (int i = 0; i < timing.warmup_calls + options_.timed_calls; ++i) {
+      CaseResult result;
+      result.timed = true;
+      result.shapes = shapes;
+      result.dtype = dtype;
+      result.seed_index = i;
+      result.distribution = Distribution::normal;
+      CallMeasure measure;
+      auto status = run_case(helper, reference, model, result, false, &measure);
+      if (!status) return Error{status.error()};
+      if (result.verdict != Verdict::pass) {
+        report_.cases.push_back(std::move(result));
+        return Status::ok();
+      }
+      if (i < timing.warmup_calls) continue;
+      if (!measure.candidate || !measure.reference) return Error{"the worker returned no timing for a GPU call"};
+      timing.candidate.calls.push_back(*measure.candidate);
+      timing.reference.calls.push_back(*measure.reference);
+      round_trips.push_back(measure.round_trip_s);
+      for (auto& k : measure.trace.kernels) traced.kernels.push_back(std::move(k));
+    }
+    const auto series_summary = [](TimedSeries& series) -> Status {
+      std::vector<double> synced, wall;
+      for (const auto& c : series.calls) {
+        synced.push_back(c.synced_s);
+        wall.push_back(c.wall_s);
+      }
+      auto a = summarize(synced);
+      auto b = summarize(wall);
+      if (!a || !b) return Error{"timing: " + (a ? b.error() : a.error())};
+      series.synced = *a;
+      series.wall = *b;
+      return Status::ok();
+    };
+    if (Status s = series_summary(timing.candidate); !s) return s;
+    if (Status s = series_summary(timing.reference); !s) return s;
+    timing.speedup = timing.candidate.synced.median > 0 ? timing.reference.synced.median / timing.candidate.synced.median : 0.0;
+    if (options_.compare_compile) {
+      auto compiled = time_compiled_reference(helper, reference, model, dtype);
+      if (!compiled) return Error{compiled.error()};
+      timing.compiled = std::move(*compiled);
+      if (timing.candidate.synced.median > 0) timing.speedup_vs_compile = timing.compiled->synced.median / timing.candidate.synced.median;
+    }
+    timing.kernels = summarize_kernels(traced, kernels_);
+    timing.own_kernel_share = candidate_time_share(timing.kernels);
+    if (task_.flops && task_.bytes) {
+      auto flops = eval_formula(*task_.flops, shapes, dtype);
+      auto bytes = eval_formula(*task_.bytes, shapes, dtype);
+      if (flops && bytes) {
+        timing.flops = *flops;
+        timing.bytes = *bytes;
+        timing.compute_peak = compute_peak_for(dtype, task_.category);
+        if (auto peaks = device_peaks_for_run(helper, timing.compute_peak)) {
+          timing.peaks = peaks->first;
+          timing.peaks_source = peaks->second;
+          if (auto point = roofline(timing.flops, timing.bytes, timing.candidate.synced.median, timing.peaks)) timing.roofline = *point;
+        }
+      }
+    }
+    const double median_round_trip = median(round_trips);
+    const double median_probe = median(probe_round_trips);
+    report_.timing = timing;
+    // Verdicts on the whole series. The judge's own clock first: it is the one the worker cannot touch.
+    if (auto reason = check_timer_consistency(timing.candidate.synced.median, median_round_trip, median_probe))
+      return fail_case(Verdict::fail, *reason);
+    if (timing.roofline)
+      if (auto reason = check_physics_floor(timing.flops, timing.bytes, timing.candidate.synced.median, timing.peaks))
+        return fail_case(Verdict::fail, *reason);
+    if (auto reason = check_kernel_policy(task_.policy, timing.kernels, timing.own_kernel_share)) return fail_case(Verdict::fail, *reason);
+    return Status::ok();
+#else
+    (void)helper;
+    (void)reference;
+    return Status::ok();
+#endif
+  }
+
  private:
+  static constexpr int kProbeCalls = 10;
+  static constexpr int kMinWarmup = 3;
+  static constexpr int kMaxWarmup = 12;
+
+  // The compute roof a task's timing is held against: the dtype's matrix rate (fp32 runs: plain FP32
+  // FMA, since TF32 is a precision downgrade there), or the INT8 rate for quantization tasks.
+  static std::string compute_peak_for(DType dtype, const std::string& category) {
+    if (category == "Quantization") return "matmul_int8";
+    switch (dtype) {
+      case DType::fp16: return "matmul_fp16";
+      case DType::bf16: return "matmul_bf16";
+      case DType::int8: return "matmul_int8";
+      case DType::fp32: break;
+    }
+    return "fp32_fma";
+  }
+
+  std::optional<std::pair<DevicePeaks, std::string>> device_peaks_for_run(py::module_& helper, const std::string& compute_peak) {
+    std::string gpu;
+    try {
+      gpu = helper.attr("device_name")().cast<std::string>();
+    } catch (const py::error_already_set&) {
+      return std::nullopt;
+    }
+    return lookup_device_peaks(gpu, compute_peak);
+  }
+
+#if KGATE_HAVE_CUDA
+  // The reference's forward, timed the way the worker times the candidate's.
+  Result<TimedCall> time_reference(py::module_& helper, py::object& model, py::list& clones, at::Tensor& expected) {
+    if (!reference_timer_) {
+      auto timer = cuda::GpuTimer::create();
+      if (!timer) return Error{"reference timer: " + timer.error()};
+      reference_timer_ = std::move(*timer);
+    }
+    if (Status s = reference_timer_->prepare(); !s) return Error{s.message()};
+    if (Status s = reference_timer_->begin(); !s) return Error{s.message()};
+    py::object out = helper.attr("run_reference")(model, clones);
+    if (Status s = reference_timer_->end_of_forward(); !s) return Error{s.message()};
+    auto timed = reference_timer_->finish();
+    if (!timed) return Error{"the reference: " + timed.error()};
+    expected = embed::unwrap(out);
+    return *timed;
+  }
+
+  // torch.compile of the reference at the timed shape, on fresh inputs, after its own warm-up.
+  Result<TimedSeries> time_compiled_reference(py::module_& helper, py::object& reference, py::object& model, DType dtype) {
+    TimedSeries series;
+    try {
+      py::object compiled = helper.attr("compile_model")(model);
+      for (int i = 0; i < kMaxWarmup + options_.timed_calls; ++i) {
+        auto inputs = make_inputs(helper, reference, dtype, Distribution::normal);
+        if (!inputs) return Error{inputs.error()};
+        py::list wrapped;
+        for (const auto& t : *inputs) wrapped.append(embed::wrap(t));
+        at::Tensor out;
+        auto timed = time_reference(helper, compiled, wrapped, out);
+        if (!timed) return Error{"torch.compile: " + timed.error()};
+        if (i >= kMaxWarmup) series.calls.push_back(*timed);
+      }
+    } catch (const py::error_already_set& e) {
+      return Error{"torch.compile of the reference failed: " + embed::error_text(e)};
+    }
+    std::vector<double> synced, wall;
+    for (const auto& c : series.calls) {
+      synced.push_back(c.synced_s);
+      wall.push_back(c.wall_s);
+    }
+    auto a = summarize(synced);
+    auto b = summarize(wall);
+    if (!a || !b) return Error{"timing: " + (a ? b.error() : a.error())};
+    series.synced = *a;
+    series.wall = *b;
+    return series;
+  }
+
+  std::unique_ptr<cuda::GpuTimer> reference_timer_;
+#else
+  Result<TimedCall> time_reference(py::module_&, py::object&, py::list&, at::Tensor&) {
+    return Error{"this build has no CUDA part: no timing"};
+  }
+#endif
+
   Answer closed_answer(const std::string& what) {
     Answer answer;
     report_.worker_end = worker_.reap(2000);
@@ -245,7 +503,9 @@ class Judge {
   }
 
   // Writes the inputs into the arena, asks for one forward call, and returns the output copy.
-  Answer call_candidate(const std::vector<at::Tensor>& inputs, std::vector<TensorSlot>& slots, at::Tensor& output) {
+  // probe: the worker does everything around a call but the call (the judge's overhead estimate).
+  Answer call_candidate(const std::vector<at::Tensor>& inputs, std::vector<TensorSlot>& slots, at::Tensor& output,
+                        bool probe = false) {
     std::size_t end = 0;
     slots = layout_slots(inputs, &end);
     json slot_list = json::array();
@@ -264,10 +524,13 @@ class Judge {
     // Poison about as much free memory as the output will need (the inputs' size on CPU, where
     // poisoning pins glibc's heap); on CUDA the caching allocator's free blocks, generously.
     const std::size_t poison = options_.device == "cpu" ? std::max(end, std::size_t{4096}) : std::size_t{256} << 20;
-    if (Status s = worker_.send({{"op", "call"}, {"inputs", slot_list}, {"output_offset", end}, {"poison_bytes", poison}}); !s)
+    const auto sent = std::chrono::steady_clock::now();
+    if (Status s = worker_.send({{"op", "call"}, {"inputs", slot_list}, {"output_offset", end}, {"poison_bytes", poison},
+                                 {"probe", probe}}); !s)
       return closed_answer("forward");
     Answer answer = await("result", "forward", options_.call_timeout_ms);
-    if (!answer.ok) return answer;
+    answer.round_trip_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+    if (!answer.ok || probe) return answer;
     auto slot = slot_from_json(answer.body.value("output", json::object()));
     auto view = slot ? slot_view(arena_, *slot) : Result<at::Tensor>(Error{slot.error()});
     if (!view) {
@@ -280,9 +543,53 @@ class Judge {
     return answer;
   }
 
+  // Sets the shape globals, builds the reference here and ModelNew in the worker from the same seed
+  // and init inputs. An answer with Verdict::error is the judge's or the reference's problem.
+  Answer build_models(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype, py::object& model) {
+    const std::string dtype_text(dtype_name(dtype));
+    json shape_json = json::object();
+    for (const auto& [name, value] : shapes) shape_json[name] = value;
+    try {
+      helper.attr("set_shape_globals")(reference, shape_json.dump());
+      const std::uint64_t init_seed = secret_u64() >> 1;
+      py::tuple built = helper.attr("build_reference")(reference, init_seed, dtype_text, options_.device);
+      model = built[0];
+      const std::string init_inputs = built[1].cast<std::string>();
+      if (Status s = worker_.send({{"op", "build"}, {"init_seed", init_seed}, {"init_inputs", init_inputs}, {"dtype", dtype_text}}); !s)
+        return closed_answer("build");
+    } catch (const py::error_already_set& e) {
+      Answer failed;
+      failed.verdict = Verdict::error;
+      failed.reason = {"error", "the reference " + task_.reference.string() + " failed to build: " + embed::error_text(e)};
+      return failed;
+    }
+    Answer built = await("built", "ModelNew construction", options_.call_timeout_ms);
+    if (!built.ok) return built;
+    if (auto pinned = check_l2_pinning(l2_from(built.body), "ModelNew's constructor")) {
+      Answer failed;
+      failed.verdict = Verdict::fail;
+      failed.reason = *pinned;
+      return failed;
+    }
+    return built;
+  }
+
+  // Fresh inputs: get_inputs()'s structure under a secret seed, values drawn from the distribution.
+  Result<std::vector<at::Tensor>> make_inputs(py::module_& helper, py::object& reference, DType dtype, Distribution distribution) {
+    try {
+      py::list structure_list = helper.attr("input_structure")(reference, secret_u64() >> 1, std::string(dtype_name(dtype)), options_.device);
+      std::vector<at::Tensor> structure;
+      for (auto item : structure_list) structure.push_back(embed::unwrap(item));
+      InputOptions input_options = options_.input_options;
+      input_options.special_values = task_.special_values;
+      return fill_inputs(structure, task_.inputs, distribution, secret_u64(), input_options);
+    } catch (const py::error_already_set& e) {
+      return Error{"the reference's get_inputs failed: " + embed::error_text(e)};
+    }
+  }
+
   Result<bool> run_case(py::module_& helper, py::object& reference, py::object& model, CaseResult& result,
-                        bool check_determinism) {
-    const std::string dtype_text(dtype_name(result.dtype));
+                        bool check_determinism, CallMeasure* measure = nullptr) {
     std::vector<at::Tensor> inputs;
     at::Tensor expected;
     result.reference_first = (secret_u64() & 1) != 0;
@@ -290,21 +597,22 @@ class Judge {
       try {
         py::list clones;
         for (const auto& t : inputs) clones.append(embed::wrap(t.clone()));
-        expected = embed::unwrap(helper.attr("run_reference")(model, clones));
+        if (!measure) {
+          expected = embed::unwrap(helper.attr("run_reference")(model, clones));
+          return Status::ok();
+        }
+        auto timed = time_reference(helper, model, clones, expected);
+        if (!timed) return Error{timed.error()};
+        measure->reference = *timed;
       } catch (const py::error_already_set& e) {
         return Error{"the reference failed: " + embed::error_text(e)};
       }
       return Status::ok();
     };
-    try {
-      py::list structure_list = helper.attr("input_structure")(reference, secret_u64() >> 1, dtype_text, options_.device);
-      std::vector<at::Tensor> structure;
-      for (auto item : structure_list) structure.push_back(embed::unwrap(item));
-      InputOptions input_options = options_.input_options;
-      input_options.special_values = task_.special_values;
-      inputs = fill_inputs(structure, task_.inputs, result.distribution, secret_u64(), input_options);
-    } catch (const py::error_already_set& e) {
-      return Error{"the reference's get_inputs failed: " + embed::error_text(e)};
+    {
+      auto made = make_inputs(helper, reference, result.dtype, result.distribution);
+      if (!made) return Error{made.error()};
+      inputs = std::move(*made);
     }
     std::vector<at::Tensor> originals;
     for (const auto& t : inputs) originals.push_back(t.clone());
@@ -318,6 +626,11 @@ class Judge {
       result.verdict = answer.verdict;
       result.reason = answer.reason;
       return true;
+    }
+    const json measured = answer.body.value("measured", json::object());
+    if (measure) {
+      measure->round_trip_s = answer.round_trip_s;
+      measure->candidate = timed_call_from(measured);
     }
     if (!result.reference_first)
       if (Status s = run_reference(); !s) return Error{s.message()};
@@ -363,6 +676,17 @@ class Judge {
       return fail({compared.reason_id, compared.message});
     }
     previous_output_ = output;
+    // The GPU evidence of the call: the submission's own kernel ran, nothing is pinned in L2, and no
+    // work escaped the current stream. Only a right output gets this far.
+    if (measured.contains("trace")) {
+      auto trace = trace_from_json(measured["trace"]);
+      if (!trace) return fail({"malformed-trace", trace.error()});
+      if (auto reason = check_kernels_ran(*trace, kernels_)) return fail(*reason);
+      if (measure) measure->trace = std::move(*trace);
+    }
+    if (auto reason = check_l2_pinning(l2_from(measured), "the call")) return fail(*reason);
+    if (auto timed = timed_call_from(measured))
+      if (auto reason = check_side_stream(*timed)) return fail(*reason);
     if (check_determinism) {
       result.determinism_checked = true;
       at::Tensor second;
@@ -385,6 +709,38 @@ class Judge {
   at::Tensor arena_;
   std::string cuda_arena_handle_;
   at::Tensor previous_output_;  // the last passing output, for the stale-output check
+  std::vector<std::string> kernels_;  // the submission's own kernel names (static facts)
+};
+
+// The kernels the submission defines (CUDA __global__ and @triton.jit functions), from the static gate's
+// facts (the tree-sitter engines: what the judge trusts does not depend on the optional Clang part).
+std::vector<std::string> candidate_kernel_names(const std::filesystem::path& submission) {
+  AnalysisContext context;
+  context.cpp_engine = "tree-sitter";
+  return analyze_file(submission.string(), context).kernels;
+}
+
+// One judge at a time runs cases and times on a GPU: another process's kernels would stretch this one's
+// events (time-slicing between contexts) and make honest calls look like side-stream work. Start-up,
+// compilation and imports of parallel runs still overlap. An flock on a file per device, released with
+// the descriptor (also when kgate dies).
+class GpuLock {
+ public:
+  explicit GpuLock(const std::string& device) {
+    std::string name = "kgate-gpu-";
+    for (char c : device) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    const auto path = std::filesystem::temp_directory_path() / (name + ".lock");
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~GpuLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  GpuLock(const GpuLock&) = delete;
+  GpuLock& operator=(const GpuLock&) = delete;
+
+ private:
+  int fd_ = -1;
 };
 
 void summarise(RunReport& report) {
@@ -451,6 +807,7 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
     CompileCache cache(options.cache_dir.empty() ? default_compile_cache_dir() : options.cache_dir);
     Judge judge(task, options, report, *worker, cache, arena);
     judge.set_cuda_arena_handle(cuda_handle);
+    judge.set_candidate_kernels(candidate_kernel_names(submission));
     Answer loaded = judge.start_and_load(submission);
     if (!loaded.ok) {
       if (report.sandbox.mode == "none" && loaded.reason.message.find("sandbox") != std::string::npos)
@@ -459,8 +816,12 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
       failed.verdict = loaded.verdict;
       failed.reason = loaded.reason;
       report.cases.push_back(failed);
-    } else if (Status s = judge.run_cases(helper, reference); !s) {
-      return Error{s.message()};
+    } else {
+      std::optional<GpuLock> gpu_lock;
+      if (options.device != "cpu") gpu_lock.emplace(options.device);
+      if (Status s = judge.run_cases(helper, reference); !s) return Error{s.message()};
+      if (std::all_of(report.cases.begin(), report.cases.end(), [](const CaseResult& c) { return c.verdict == Verdict::pass; }))
+        if (Status t = judge.run_timing(helper, reference); !t) return Error{t.message()};
     }
     if (worker->alive()) {
       (void)worker->send({{"op", "exit"}});
@@ -491,6 +852,7 @@ json to_json(const RunReport& report) {
               {"reference_first", c.reference_first},
               {"determinism_checked", c.determinism_checked},
               {"verdict", std::string(verdict_name(c.verdict))},
+              {"timed", c.timed},
               {"errors", {{"max_abs", c.max_abs_err}, {"max_rel", c.max_rel_err}, {"norm_ratio", c.norm_err_ratio},
                           {"mismatches", c.mismatches}}}};
     if (c.reason) item["reason"] = {{"id", c.reason->id}, {"message", c.reason->message}};
@@ -529,6 +891,23 @@ void write_text(std::ostream& out, const RunReport& report) {
   for (const auto& c : report.compiles)
     out << "  compile " << c.name << ": " << (c.hit ? "cache hit" : "built") << " in " << std::setprecision(1) << c.milliseconds
         << " ms" << (c.error.empty() ? "" : " (" + c.error + ")") << "\n";
+  if (report.timing) {
+    const TimingReport& t = *report.timing;
+    out << std::setprecision(1) << "  timing (" << t.candidate.calls.size() << " calls after " << t.warmup_calls
+        << " warm-up, " << t.dtype << "): candidate median " << t.candidate.synced.median * 1e6 << " us (IQR "
+        << t.candidate.synced.iqr * 1e6 << ", CV " << std::setprecision(3) << t.candidate.synced.cv << std::setprecision(1)
+        << "), eager PyTorch " << t.reference.synced.median * 1e6 << " us, speedup " << std::setprecision(2) << t.speedup << "x";
+    if (t.speedup_vs_compile) out << ", vs torch.compile " << *t.speedup_vs_compile << "x";
+    out << "\n  kernels: own " << std::setprecision(1) << t.own_kernel_share * 100 << "% of kernel time";
+    for (std::size_t i = 0; i < t.kernels.size() && i < 5; ++i)
+      out << (i ? "; " : ": ") << kernel_origin_name(t.kernels[i].origin) << " " << kernel_base_name(t.kernels[i].name) << " x"
+          << t.kernels[i].launches;
+    out << "\n";
+    if (t.roofline)
+      out << std::setprecision(3) << "  roofline (" << t.peaks_source << " peaks, " << t.compute_peak << "): MFU " << t.roofline->mfu
+          << ", IOU " << t.roofline->iou << ", " << (t.roofline->memory_bound ? "memory" : "compute") << "-bound, floor "
+          << t.roofline->floor_seconds * 1e6 << " us\n";
+  }
   if (report.verdict == Verdict::crashed && !report.worker_log_tail.empty())
     out << "  worker output (tail):\n" << report.worker_log_tail << "\n";
 }

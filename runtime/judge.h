@@ -35,6 +35,11 @@ struct RunOptions {
   std::filesystem::path cache_dir;  // empty: default_compile_cache_dir()
   InputOptions input_options;
   std::size_t arena_bytes = std::size_t{1} << 30;  // sparse: only touched pages cost memory
+  // GPU runs (built with the CUDA part) whose every case passed are then timed: a random number of
+  // warm-up calls (T9), then `timed_calls` calls on the first public shape set and the task's first
+  // dtype, each with fresh inputs and checked, against eager PyTorch on the same inputs. 0: no timing.
+  int timed_calls = 30;
+  bool compare_compile = false;  // also time torch.compile of the reference
   std::uint64_t cpu_address_space = std::uint64_t{32} << 30;  // RLIMIT_AS of CPU workers
 };
 
@@ -49,6 +54,7 @@ struct CaseResult {
   bool determinism_checked = false;
   Verdict verdict = Verdict::pass;
   std::optional<Reason> reason;
+  bool timed = false;  // a call of the timing phase (warm-up included)
   double max_abs_err = 0;
   double max_rel_err = 0;
   double norm_err_ratio = 0;

@@ -20,7 +20,9 @@ nlohmann::json to_json(const TimingReport& t) {
   for (const auto& k : t.kernels)
     kernels.push_back({{"name", k.name}, {"origin", std::string(kernel_origin_name(k.origin))}, {"launches", k.launches},
                        {"seconds", k.seconds}});
-  nlohmann::json out{{"shape_set", t.shape_index},
+  nlohmann::json shapes = nlohmann::json::object();
+  for (const auto& [name, value] : t.shapes) shapes[name] = value;
+  nlohmann::json out{{"shapes", shapes},
                      {"dtype", t.dtype},
                      {"warmup_calls", t.warmup_calls},
                      {"candidate", series_json(t.candidate)},

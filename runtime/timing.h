@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/profile.h"
+#include "runtime/task.h"
 #include "runtime/stats.h"
 #include "runtime/trace.h"
 
@@ -29,7 +30,7 @@ struct TimedSeries {
 };
 
 struct TimingReport {
-  std::size_t shape_index = 0;  // the shape set timed (the first public one)
+  ShapeSet shapes;     // the shape set timed: the task's largest by its byte formula (public or hidden)
   std::string dtype;            // the dtype timed (the task's first)
   int warmup_calls = 0;         // drawn at random per run (T9)
   TimedSeries candidate;

@@ -48,4 +48,69 @@ std::optional<Reason> check_own_kernel(const std::vector<KernelSummary>& rows) {
   return Reason{"no-own-kernel", "none of the launched kernels is the submission's own: " + launched};
 }
 
+namespace {
+
+std::string_view memory_op_name(MemoryOp op) {
+  switch (op) {
+    case MemoryOp::memcpy_htod: return "htod";
+    case MemoryOp::memcpy_dtoh: return "dtoh";
+    case MemoryOp::memcpy_dtod: return "dtod";
+    case MemoryOp::memcpy_other: return "memcpy";
+    case MemoryOp::memset: return "memset";
+  }
+  return "memcpy";
+}
+
+std::optional<MemoryOp> memory_op_from(std::string_view name) {
+  for (MemoryOp op : {MemoryOp::memcpy_htod, MemoryOp::memcpy_dtoh, MemoryOp::memcpy_dtod, MemoryOp::memcpy_other, MemoryOp::memset})
+    if (memory_op_name(op) == name) return op;
+  return std::nullopt;
+}
+
+}  // namespace
+
+nlohmann::json trace_to_json(const Trace& trace, std::size_t max_records) {
+  nlohmann::json kernels = nlohmann::json::array();
+  for (std::size_t i = 0; i < trace.kernels.size() && i < max_records; ++i) {
+    const KernelRecord& k = trace.kernels[i];
+    kernels.push_back({{"name", k.name}, {"grid", k.grid}, {"block", k.block}, {"stream", k.stream},
+                       {"start", k.start_ns}, {"end", k.end_ns}, {"graph", k.graph}});
+  }
+  nlohmann::json memory = nlohmann::json::array();
+  for (std::size_t i = 0; i < trace.memory.size() && i < max_records; ++i) {
+    const MemoryRecord& m = trace.memory[i];
+    memory.push_back({{"op", std::string(memory_op_name(m.op))}, {"bytes", m.bytes}, {"stream", m.stream},
+                      {"start", m.start_ns}, {"end", m.end_ns}});
+  }
+  const std::size_t truncated = (trace.kernels.size() > max_records ? trace.kernels.size() - max_records : 0) +
+                                (trace.memory.size() > max_records ? trace.memory.size() - max_records : 0);
+  return {{"kernels", kernels}, {"memory", memory}, {"truncated", truncated}};
+}
+
+Result<Trace> trace_from_json(const nlohmann::json& j) {
+  try {
+    Trace trace;
+    for (const auto& k : j.at("kernels")) {
+      KernelRecord r;
+      r.name = k.at("name").get<std::string>();
+      r.grid = k.at("grid").get<std::array<std::uint32_t, 3>>();
+      r.block = k.at("block").get<std::array<std::uint32_t, 3>>();
+      r.stream = k.at("stream").get<std::uint32_t>();
+      r.start_ns = k.at("start").get<std::uint64_t>();
+      r.end_ns = k.at("end").get<std::uint64_t>();
+      r.graph = k.value("graph", false);
+      trace.kernels.push_back(std::move(r));
+    }
+    for (const auto& m : j.at("memory")) {
+      auto op = memory_op_from(m.at("op").get<std::string>());
+      if (!op) return Error{"trace: unknown memory operation " + m.at("op").dump()};
+      trace.memory.push_back({*op, m.at("bytes").get<std::uint64_t>(), m.at("stream").get<std::uint32_t>(),
+                              m.at("start").get<std::uint64_t>(), m.at("end").get<std::uint64_t>()});
+    }
+    return trace;
+  } catch (const nlohmann::json::exception& e) {
+    return Error{std::string("trace: ") + e.what()};
+  }
+}
+
 }  // namespace kgate::runtime

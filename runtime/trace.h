@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "analyzers/core/status.h"
+
 #include "runtime/profile.h"
 #include "runtime/verdict.h"
 
@@ -20,6 +24,7 @@ struct KernelRecord {
   std::uint32_t stream = 0;
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
+  bool graph = false;  // executed as a node of a CUDA graph
 };
 
 enum class MemoryOp { memcpy_htod, memcpy_dtoh, memcpy_dtod, memcpy_other, memset };
@@ -36,6 +41,13 @@ struct Trace {
   std::vector<KernelRecord> kernels;
   std::vector<MemoryRecord> memory;
 };
+
+// The worker sends each call's trace to the judge as JSON; at most `max_records` kernels and as many
+// memory operations are kept (the rest are counted in "truncated"), so a call that launches millions
+// of kernels cannot flood the control pipe.
+nlohmann::json trace_to_json(const Trace&, std::size_t max_records = 4096);
+// A malformed trace is an error (the worker is untrusted): the judge treats the call as failed.
+Result<Trace> trace_from_json(const nlohmann::json&);
 
 struct KernelSummary {
   std::string name;  // demangled

@@ -237,6 +237,8 @@ Result<Task> task_from_manifest(const fs::path& manifest) {
   task.policy.category = policy.at("category").get<std::string>();
   task.policy.allow = strings_at(policy, "allow");
   task.policy.core = strings_at(policy, "core");
+  if (policy.contains("min_own_kernel_share")) task.policy.min_own_kernel_share = policy.at("min_own_kernel_share").get<double>();
+  task.policy.forbid_library_kernels = policy.value("library_kernels", std::string("allow")) == "forbid";
   if (auto status = check_cross_fields(task, doc, where); !status) return Error{status.message()};
   return task;
 }

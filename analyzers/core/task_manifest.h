@@ -51,6 +51,10 @@ struct TaskPolicy {
   std::string category;            // rules/policies/<category>.yaml
   std::vector<std::string> allow;  // torch ops a submission may keep
   std::vector<std::string> core;   // ops that must be the submission's own
+  // Runtime (CUPTI) policy of a GPU run: the least share of kernel time the submission's own kernels
+  // must take (F5), and whether library kernels (ATen, cuBLAS, cuDNN, CUTLASS) may run at all (F6).
+  std::optional<double> min_own_kernel_share;
+  bool forbid_library_kernels = false;
 };
 
 // The 15 KernelBench-X categories, in the order the docs list them.

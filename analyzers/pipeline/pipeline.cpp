@@ -123,6 +123,8 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
     }
   }
   result.format = facts.format;
+  for (const Function& f : facts.functions)
+    if (f.kind == FunctionKind::CudaGlobal || f.kind == FunctionKind::TritonJit) result.kernels.push_back(f.name);
 
   // Task references (class Model + get_inputs) and Python files that are not submissions (a setup.py
   // in a kernel repository) are not judged as candidates: only input problems are reported for them.

@@ -24,6 +24,9 @@ struct FileResult {
   std::vector<Diagnostic> findings;  // sorted by line, col, rule
   size_t suppressed = 0;
   nlohmann::json metrics = nlohmann::json::object();
+  // The kernels the submission defines itself (CUDA __global__ and @triton.jit functions): the runtime
+  // tells the candidate's own kernels from library kernels in its CUPTI trace by these names.
+  std::vector<std::string> kernels;
 };
 
 struct AnalysisContext {

@@ -94,3 +94,12 @@ def make_cuda_arena(nbytes):
 def synchronize(device):
     if device.startswith("cuda"):
         torch.cuda.synchronize()
+
+
+def device_name():
+    return torch.cuda.get_device_name()
+
+
+def compile_model(model):
+    """torch.compile of the reference (`kgate run --compare-compile`): the optional second baseline."""
+    return torch.compile(model)

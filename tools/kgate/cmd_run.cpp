@@ -28,6 +28,8 @@ struct RunCommandOptions {
   std::string cache_dir;
   std::size_t arena_mib = 1024;
   bool no_sandbox = false;
+  int timed_calls = 30;
+  bool compare_compile = false;
 };
 
 // $KGATE_WORKER, else kgate-worker next to kgate, else the one this build produced.
@@ -67,6 +69,8 @@ int run(const RunCommandOptions& o) {
   options.worker_executable = worker_executable();
   options.cache_dir = o.cache_dir;
   options.arena_bytes = o.arena_mib << 20;
+  options.timed_calls = o.timed_calls;
+  options.compare_compile = o.compare_compile;
   auto report = runtime::judge_submission(*task, o.submission, options);
   if (!report) {
     std::cerr << "kgate: error: " << report.error() << "\n";
@@ -101,6 +105,10 @@ RegisteredCommand add_run_command(CLI::App& parent) {
   cmd->add_option("--arena-mib", options->arena_mib, "size of the shared input/output arena")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_flag("--no-sandbox", options->no_sandbox, "run the worker without Landlock and seccomp (debugging only)");
+  cmd->add_option("--timed-calls", options->timed_calls,
+                  "cuda: calls timed after every case passed (fresh inputs, each checked; after a random warm-up); 0: no timing")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_flag("--compare-compile", options->compare_compile, "cuda: also time torch.compile of the reference");
   return {cmd, [options] { return run(*options); }};
 }
 

@@ -1,0 +1,62 @@
+// GPU evidence verdicts: side streams, L2 pinning, own kernels, timer consistency, kernel policy.
+#include "runtime/gpu_evidence.h"
+
+#include <sstream>
+
+namespace kgate::runtime {
+
+std::optional<Reason> check_side_stream(const TimedCall& call) {
+  if (call.stream_s >= kSideStreamShare * call.synced_s || call.synced_s - call.stream_s <= kSideStreamMarginS)
+    return std::nullopt;
+  std::ostringstream out;
+  out.precision(4);
+  out << "forward returned with work still running off the current stream: the current stream was done after "
+      << call.stream_s * 1e6 << " us, the device after " << call.synced_s * 1e6
+      << " us (a side stream or a background launch that a timer on the current stream would not see)";
+  return Reason{"side-stream", out.str()};
+}
+
+std::optional<Reason> check_l2_pinning(const L2Pinning& l2, const std::string& when) {
+  if (l2.persisting_limit == 0 && l2.window_bytes == 0) return std::nullopt;
+  return Reason{"persisting-l2", when + " left a persisting-L2 set-aside of " + std::to_string(l2.persisting_limit) +
+                                     " bytes and an access-policy window of " + std::to_string(l2.window_bytes) +
+                                     " bytes: operands pinned in L2 survive the flush between timed calls (T15)"};
+}
+
+std::optional<Reason> check_kernels_ran(const Trace& trace, const std::vector<std::string>& own) {
+  if (trace.kernels.empty())
+    return Reason{"no-own-kernel",
+                  "no kernel ran on the GPU during the call (CUPTI saw none): the output was not computed by a kernel of the submission's"};
+  return check_own_kernel(summarize_kernels(trace, own));
+}
+
+std::optional<Reason> check_timer_consistency(double reported_s, double round_trip_s, double empty_call_s) {
+  const double judged_s = round_trip_s - empty_call_s;
+  if (judged_s <= 4.0 * reported_s + 1e-3) return std::nullopt;
+  std::ostringstream out;
+  out.precision(4);
+  out << "the worker reported " << reported_s * 1e6 << " us per call, but the judge's own clock saw each call take "
+      << judged_s * 1e6 << " us longer than an empty call: the worker's timer does not measure the call (T5, T6)";
+  return Reason{"timing-inconsistent", out.str()};
+}
+
+std::optional<Reason> check_kernel_policy(const TaskPolicy& policy, const std::vector<KernelSummary>& kernels, double own_share) {
+  if (policy.forbid_library_kernels) {
+    for (const auto& k : kernels) {
+      if (k.origin != KernelOrigin::cublas && k.origin != KernelOrigin::cudnn && k.origin != KernelOrigin::cutlass) continue;
+      return Reason{"library-kernel", "the task forbids cuBLAS, cuDNN and CUTLASS kernels, and " +
+                                          std::string(kernel_origin_name(k.origin)) + " kernel " + kernel_base_name(k.name) +
+                                          " ran " + std::to_string(k.launches) + " times"};
+    }
+  }
+  if (policy.min_own_kernel_share && own_share < *policy.min_own_kernel_share) {
+    std::ostringstream out;
+    out.precision(3);
+    out << "the submission's own kernels took " << own_share * 100 << "% of the kernel time, the task requires at least "
+        << *policy.min_own_kernel_share * 100 << "% (the expensive part ran in library kernels: F5)";
+    return Reason{"own-kernel-share", out.str()};
+  }
+  return std::nullopt;
+}
+
+}  // namespace kgate::runtime
