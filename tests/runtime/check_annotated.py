@@ -61,7 +61,18 @@ def main():
         problems.append(f"exit code {proc.returncode}, expected {want_code}")
     if not report["cases"]:
         problems.append("no case ran")
+    timing = report.get("timing")
+    # A GPU pass is timed (runtime stage II): no timing there means the timing phase is missing.
+    if "--device" in extra and extra[extra.index("--device") + 1] == "cuda" and report["verdict"] == "pass" and not timing:
+        problems.append("a GPU pass without timing")
     summary = f"{os.path.basename(candidate)}: {report['verdict']} {ids} {messages[:160]!r} ({len(report['cases'])} cases, {report['seconds']:.1f} s, sandbox {report['sandbox']['mode']})"
+    if timing:
+        roof = timing.get("roofline", {})
+        summary += (f"\n  timing {timing['dtype']} {timing['shapes']}: candidate {timing['candidate']['synced']['median_s'] * 1e6:.1f} us"
+                    f" (CV {timing['candidate']['synced']['cv']:.3f}), eager {timing['reference']['synced']['median_s'] * 1e6:.1f} us,"
+                    f" speedup {timing['speedup']:.2f}x, own kernels {timing['own_kernel_share'] * 100:.0f}%")
+        if roof:
+            summary += f", MFU {roof['mfu']:.3f} IOU {roof['iou']:.3f} ({roof['peaks_source']})"
     if problems:
         print(summary + "\n  " + "\n  ".join(problems) + "\n  stderr: " + proc.stderr[-2000:])
         return 1
