@@ -3,6 +3,7 @@
 
 #include <Python.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -55,7 +56,12 @@ int audit_hook(const char* event, PyObject* args, void*) {
   if (std::strcmp(event, "os.fork") == 0 || std::strcmp(event, "os.forkpty") == 0) report_violation_and_exit("fork");
   if (!exec_event) return 0;
   const char* path = std::getenv("PATH");
-  if (!exec_allowed(program_of(event, args), path ? path : "", allowed_programs())) report_violation_and_exit("execve");
+  const std::string program = program_of(event, args);
+  if (!exec_allowed(program, path ? path : "", allowed_programs())) {
+    static char detail[256];  // static: the exit below never returns, and the report must not allocate
+    std::snprintf(detail, sizeof detail, " (%.240s)", program.c_str());
+    report_violation_and_exit("execve", detail);
+  }
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -63,7 +64,7 @@ void write_violation(const char* name, const char* suffix) {
 }
 
 // Async-signal-safe: fixed buffers, write(2) and _exit(2) only.
-void on_sigsys(int, siginfo_t* info, void*) {
+void on_sigsys(int, siginfo_t* info, void* context) {
   if (!g_reported.exchange(true)) {
     const int nr = info->si_syscall;
     char number[16];
@@ -77,9 +78,28 @@ void on_sigsys(int, siginfo_t* info, void*) {
     for (int i = 0; i < len; ++i) digits[i] = number[len - 1 - i];
     digits[len] = '\0';
     const char* name = nr >= 0 && nr < kMaxSyscall && g_names[nr] ? g_names[nr] : digits;
-    // rt_sigaction only traps when it targets SIGSYS.
+    // rt_sigaction only traps when it targets SIGSYS; mprotect says where it aimed.
     const bool sigsys = nr == SYS_rt_sigaction;
-    write_violation(name, sigsys ? "(SIGSYS)" : "");
+    char where[32] = "";
+#if defined(__x86_64__)
+    if (nr == SYS_mprotect || nr == SYS_pkey_mprotect) {
+      auto address = static_cast<unsigned long long>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RDI]);
+      std::size_t at = 0;
+      append(where, &at, sizeof where - 1, "(0x");
+      char hex[17];
+      int n = 0;
+      do {
+        hex[n++] = "0123456789abcdef"[address & 0xf];
+        address >>= 4;
+      } while (address && n < 16);
+      while (n > 0 && at < sizeof where - 2) where[at++] = hex[--n];
+      append(where, &at, sizeof where - 1, ")");
+      where[at] = '\0';
+    }
+#else
+    (void)context;
+#endif
+    write_violation(name, sigsys ? "(SIGSYS)" : where);
   }
   ::_exit(86);
 }
@@ -160,8 +180,10 @@ Status allow_path(int ruleset, const std::filesystem::path& path, std::uint64_t 
 
 }  // namespace
 
-void report_violation_and_exit(const char* what) {
-  if (!g_reported.exchange(true)) write_violation(what, "");
+void set_violation_channel(int control_fd) { g_control_fd = control_fd; }
+
+void report_violation_and_exit(const char* what, const char* detail) {
+  if (!g_reported.exchange(true)) write_violation(what, detail);
   ::_exit(86);
 }
 

@@ -57,8 +57,11 @@ Result<int> restrict_filesystem(const std::filesystem::path& private_dir, const 
 // 1 GiB below it): its GOT, read-only after start-up (-z now), cannot be made writable again (T6).
 Status install_syscall_filter(int control_fd, bool allow_exec);
 
-// Reports {"op":"violation","syscall":what} on the control pipe (once) and exits: for violations found
-// outside the syscall filter (the exec audit hook). Async-signal-safe.
-[[noreturn]] void report_violation_and_exit(const char* what);
+// Where violations are reported: set as soon as the worker starts, so that one during start-up (before
+// the syscall filter) is reported too.
+void set_violation_channel(int control_fd);
+// Reports {"op":"violation","syscall":what + detail} on the control pipe (once) and exits: for violations
+// found outside the syscall filter (the exec audit hook). Async-signal-safe.
+[[noreturn]] void report_violation_and_exit(const char* what, const char* detail = "");
 
 }  // namespace kgate::runtime

@@ -194,6 +194,7 @@ int serve(const WorkerOptions& options, SandboxState state) {
 }  // namespace
 
 int run_worker(const WorkerOptions& options) {
+  set_violation_channel(options.control_out);
   SandboxState state;
   if (Status s = apply_limits(options.limits); !s) {
     (void)write_message(options.control_out, error_message("sandbox", s.message()));

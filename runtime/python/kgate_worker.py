@@ -158,16 +158,25 @@ def synchronize_device():
     torch.cuda.synchronize()
 
 
+def _loaded_libcuda_dir():
+    """The directory of the libcuda.so.1 this process has mapped (the driver's, wherever it is mounted)."""
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            path = line.split()[-1] if line.strip() else ""
+            if os.path.basename(path).startswith("libcuda.so"):
+                return os.path.dirname(path)
+    return None
+
+
 def prepare_cuda():
     """Before seccomp: the CUDA context, and Triton's driver utilities (built with the C compiler)."""
-    if "TRITON_LIBCUDA_PATH" not in os.environ:
-        # Triton would otherwise run `ldconfig -p`, which is not on the toolchain allow-list.
-        for directory in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/cuda/compat", "/usr/lib/wsl/lib"):
-            if os.path.exists(os.path.join(directory, "libcuda.so.1")):
-                os.environ["TRITON_LIBCUDA_PATH"] = directory
-                break
     torch.cuda.init()
     torch.empty(1, device="cuda")
+    if "TRITON_LIBCUDA_PATH" not in os.environ:
+        # Triton would otherwise run `ldconfig -p`, which is not on the toolchain allow-list.
+        directory = _loaded_libcuda_dir()
+        if directory:
+            os.environ["TRITON_LIBCUDA_PATH"] = directory
     try:
         import triton
     except ImportError:
