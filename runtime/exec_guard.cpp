@@ -13,6 +13,11 @@
 namespace kgate::runtime {
 namespace {
 
+// Before the candidate is imported, a refused exec raises PermissionError in the caller (what Landlock
+// alone would give: torch's and Triton's own start-up probes, such as platform's `file`, cope with it);
+// once armed, it is the candidate's and ends the worker with a violation.
+bool g_armed = false;
+
 std::vector<std::filesystem::path>& allowed_programs() {
   static std::vector<std::filesystem::path> allowed;
   return allowed;
@@ -49,19 +54,23 @@ std::string program_of(const char* event, PyObject* args) {
   return out;
 }
 
+int refuse(const char* syscall, const std::string& program) {
+  static char detail[256];  // static: the exit below never returns
+  std::snprintf(detail, sizeof detail, " (%.240s)", program.c_str());
+  if (g_armed) report_violation_and_exit(syscall, detail);
+  PyErr_Format(PyExc_PermissionError, "kgate sandbox: %s%s is not allowed in the worker", syscall, detail);
+  return -1;
+}
+
 int audit_hook(const char* event, PyObject* args, void*) {
   const bool exec_event = std::strcmp(event, "subprocess.Popen") == 0 || std::strcmp(event, "os.exec") == 0 ||
                           std::strcmp(event, "os.posix_spawn") == 0 || std::strcmp(event, "os.spawn") == 0;
-  if (std::strcmp(event, "os.system") == 0) report_violation_and_exit("execve");
-  if (std::strcmp(event, "os.fork") == 0 || std::strcmp(event, "os.forkpty") == 0) report_violation_and_exit("fork");
+  if (std::strcmp(event, "os.system") == 0) return refuse("execve", "os.system");
+  if (std::strcmp(event, "os.fork") == 0 || std::strcmp(event, "os.forkpty") == 0) return refuse("fork", event);
   if (!exec_event) return 0;
   const char* path = std::getenv("PATH");
   const std::string program = program_of(event, args);
-  if (!exec_allowed(program, path ? path : "", allowed_programs())) {
-    static char detail[256];  // static: the exit below never returns, and the report must not allocate
-    std::snprintf(detail, sizeof detail, " (%.240s)", program.c_str());
-    report_violation_and_exit("execve", detail);
-  }
+  if (!exec_allowed(program, path ? path : "", allowed_programs())) return refuse("execve", program);
   return 0;
 }
 
@@ -88,6 +97,8 @@ bool exec_allowed(const std::string& program, const std::string& path_env, const
   }
   return false;
 }
+
+void arm_exec_guard() { g_armed = true; }
 
 void install_exec_guard(std::vector<std::filesystem::path> allowed) {
   allowed_programs() = std::move(allowed);

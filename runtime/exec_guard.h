@@ -12,8 +12,12 @@
 namespace kgate::runtime {
 
 // `allowed`: executables and directories whose executables may run (jit_toolchain_executables()).
-// Call before embed::start_python(); once per process.
+// Call before embed::start_python(); once per process. Until armed, a refused exec raises PermissionError
+// in its caller (torch's and Triton's start-up probes, e.g. platform's `file`, handle that, as they
+// handled Landlock's refusal); armed, it ends the worker with a sandbox violation.
 void install_exec_guard(std::vector<std::filesystem::path> allowed);
+// Arms the guard: from now on the code that runs is the candidate's. Called before the import.
+void arm_exec_guard();
 
 // Whether `program` (as a Popen or exec call names it: absolute, relative, or a bare name looked up in
 // `path_env`) resolves to one of `allowed`. Exposed for the unit tests.

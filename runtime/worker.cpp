@@ -73,6 +73,7 @@ class WorkerSession {
 
  private:
   json load(const json& request) {
+    arm_exec_guard();
     module_ = helper_.attr("import_candidate")(request.at("path").get<std::string>(), request.at("module").get<std::string>());
     return {{"op", "loaded"}};
   }
