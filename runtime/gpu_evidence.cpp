@@ -17,7 +17,7 @@ std::optional<Reason> check_side_stream(const TimedCall& call) {
 }
 
 std::optional<Reason> check_l2_pinning(const L2Pinning& l2, const std::string& when) {
-  if (l2.persisting_limit == 0 && l2.window_bytes == 0) return std::nullopt;
+  if (l2.persisting_limit <= l2.baseline_limit && l2.window_bytes == 0) return std::nullopt;
   return Reason{"persisting-l2", when + " left a persisting-L2 set-aside of " + std::to_string(l2.persisting_limit) +
                                      " bytes and an access-policy window of " + std::to_string(l2.window_bytes) +
                                      " bytes: operands pinned in L2 survive the flush between timed calls (T15)"};

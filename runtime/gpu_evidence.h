@@ -25,6 +25,7 @@ std::optional<Reason> check_side_stream(const TimedCall&);
 struct L2Pinning {
   std::size_t persisting_limit = 0;
   std::size_t window_bytes = 0;
+  std::size_t baseline_limit = 0;  // the set-aside the device keeps after a reset to zero
 };
 std::optional<Reason> check_l2_pinning(const L2Pinning&, const std::string& when);
 

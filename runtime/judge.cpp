@@ -106,7 +106,8 @@ struct CallMeasure {
 
 L2Pinning l2_from(const json& body) {
   const json l2 = body.value("l2", json::object());
-  return {l2.value("persisting_limit", std::size_t{0}), l2.value("window_bytes", std::size_t{0})};
+  return {l2.value("persisting_limit", std::size_t{0}), l2.value("window_bytes", std::size_t{0}),
+          l2.value("baseline_limit", std::size_t{0})};
 }
 
 std::optional<TimedCall> timed_call_from(const json& measured) {

@@ -86,7 +86,7 @@ class WorkerSession {
 #if KGATE_HAVE_CUDA
     // ModelNew's constructor may already have pinned memory in L2 (T15).
     if (timer_) {
-      if (auto l2 = timer_->l2_state()) built["l2"] = {{"persisting_limit", l2->persisting_limit}, {"window_bytes", l2->window_bytes}};
+      if (auto l2 = timer_->l2_state()) built["l2"] = {{"persisting_limit", l2->persisting_limit}, {"window_bytes", l2->window_bytes}, {"baseline_limit", l2->baseline_limit}};
     }
 #endif
     return built;
@@ -130,7 +130,7 @@ class WorkerSession {
       measured["timing"] = {{"synced_s", timed->synced_s}, {"stream_s", timed->stream_s}, {"wall_s", timed->wall_s}};
       measured["trace"] = trace_to_json(trace);
       measured["trace"]["dropped"] = dropped;
-      if (auto l2 = timer_->l2_state()) measured["l2"] = {{"persisting_limit", l2->persisting_limit}, {"window_bytes", l2->window_bytes}};
+      if (auto l2 = timer_->l2_state()) measured["l2"] = {{"persisting_limit", l2->persisting_limit}, {"window_bytes", l2->window_bytes}, {"baseline_limit", l2->baseline_limit}};
     }
 #endif
     if (probe) return {{"op", "result"}, {"probe", true}, {"measured", measured}};

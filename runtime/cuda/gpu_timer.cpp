@@ -33,6 +33,11 @@ Result<std::unique_ptr<GpuTimer>> GpuTimer::create() {
   timer->flush_bytes_ = std::max<std::size_t>(2 * timer->l2_bytes_, std::size_t{8} << 20);
   if (Status s = check(cudaMalloc(&timer->flush_, timer->flush_bytes_), "cudaMalloc (L2 flush buffer)"); !s)
     return Error{s.message()};
+  // What the device keeps as its persisting set-aside after a reset to zero: the baseline of l2_state().
+  if (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0) != cudaSuccess) (void)cudaGetLastError();
+  std::size_t limit = 0;
+  if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess) timer->baseline_limit_ = limit;
+  else (void)cudaGetLastError();
   for (void** e : {&timer->start_, &timer->stream_end_, &timer->device_end_}) {
     cudaEvent_t created = nullptr;
     if (Status s = check(cudaEventCreate(&created), "cudaEventCreate"); !s) return Error{s.message()};
@@ -99,6 +104,7 @@ Result<TimedCall> GpuTimer::finish() {
 
 Result<L2State> GpuTimer::l2_state() const {
   L2State state;
+  state.baseline_limit = baseline_limit_;
   std::size_t limit = 0;
   if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess) state.persisting_limit = limit;
   else (void)cudaGetLastError();

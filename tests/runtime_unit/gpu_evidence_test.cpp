@@ -45,6 +45,9 @@ TEST(SideStream, WorkOffTheCurrentStreamIsFlagged) {
 
 TEST(L2Pinning, AnyPersistingStateFails) {
   EXPECT_FALSE(check_l2_pinning({0, 0}, "the call").has_value());
+  // A device that keeps a set-aside after the reset: only more than that is the call's doing.
+  EXPECT_FALSE(check_l2_pinning({9830400, 0, 9830400}, "the call").has_value());
+  EXPECT_TRUE(check_l2_pinning({9830401, 0, 9830400}, "the call").has_value());
   auto limit = check_l2_pinning({4 << 20, 0}, "the call");
   ASSERT_TRUE(limit.has_value());
   EXPECT_EQ(limit->id, "persisting-l2");
