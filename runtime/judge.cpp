@@ -782,7 +782,7 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
     at::Tensor arena;
     std::string cuda_handle;
     if (options.device == "cpu") {
-      auto created = MemfdArena::create(options.arena_bytes);
+      auto created = MemfdArena::create(options.arena_bytes ? options.arena_bytes : std::size_t{1} << 30);
       if (!created) return Error{created.error()};
       memfd.emplace(std::move(*created));
       arena = memfd->bytes();
@@ -797,7 +797,7 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
     spawn.private_dir = run_dir.private_dir();
     spawn.log = run_dir.log();
     spawn.arena_fd = memfd ? memfd->fd() : -1;
-    spawn.arena_bytes = options.arena_bytes;
+    spawn.arena_bytes = static_cast<std::size_t>(arena.numel());
     spawn.sandbox = options.sandbox;
     spawn.device = options.device;
     spawn.limits.cpu_seconds = static_cast<std::uint64_t>(options.start_timeout_ms / 1000 + 16 * options.call_timeout_ms / 1000);

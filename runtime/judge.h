@@ -34,7 +34,9 @@ struct RunOptions {
   std::filesystem::path worker_executable;
   std::filesystem::path cache_dir;  // empty: default_compile_cache_dir()
   InputOptions input_options;
-  std::size_t arena_bytes = std::size_t{1} << 30;  // sparse: only touched pages cost memory
+  // The input/output arena. 0: 1 GiB on CPU (a sparse memfd: only touched pages cost memory), on CUDA
+  // 8 GiB or a quarter of the free GPU memory, the smaller (a real allocation, shared through CUDA IPC).
+  std::size_t arena_bytes = 0;
   // GPU runs (built with the CUDA part) whose every case passed are then timed: a random number of
   // warm-up calls (T9), then `timed_calls` calls on the first public shape set and the task's first
   // dtype, each with fresh inputs and checked, against eager PyTorch on the same inputs. 0: no timing.

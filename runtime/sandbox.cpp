@@ -312,25 +312,30 @@ Status install_syscall_filter(int control_fd, bool allow_exec) {
   }
   if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
   // The worker's own image is final: making its pages writable again (a GOT overwrite of the CUDA timing
-  // calls, T6) traps. An mprotect starting below the image could still reach into it, so the trapped
-  // window starts 1 GiB below it, where a PIE executable has nothing else mapped. BPF compares an
-  // argument once per rule, so the window is cut into aligned power-of-two blocks, one masked compare each.
+  // calls, T6) traps. The trapped window is the image and the 2 MiB below it (an mprotect that starts
+  // lower must cover the unmapped gap below a PIE image, and fails). The filter is inherited by what a
+  // CUDA worker executes (Triton's gcc, as, ld are PIE too): a wider window would now and then trap
+  // their own start-up in a child. BPF compares an argument once per rule, so the window is cut into
+  // aligned power-of-two blocks, one masked compare each.
   if (rc == 0) {
     const auto [image_begin, image_end] = executable_image();
     if (image_end > image_begin) {
-      const std::uintptr_t window = std::uintptr_t{1} << 30;
+      const std::uintptr_t below = std::uintptr_t{2} << 20;
       for (const auto& [nr, name] : {std::pair{SYS_mprotect, "mprotect"}, std::pair{SYS_pkey_mprotect, "pkey_mprotect"}}) {
         g_names[nr] = name;
-        for (const auto& [base, size] : aligned_blocks(image_begin > window ? image_begin - window : 0, image_end))
+        for (const auto& [base, size] : aligned_blocks(image_begin > below ? image_begin - below : 0, image_end))
           if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, ~(size - 1), base));
       }
     }
   }
-  // The SIGSYS handler is final: re-registering it would let Python code swallow violations.
+  // The SIGSYS handler is final: re-registering it would let Python code swallow violations. Where the
+  // worker may execute the JIT toolchain, the attempt fails with EPERM instead of trapping: the filter is
+  // inherited across exec, and ptxas installs handlers for every signal at start-up (trapped, it died of
+  // SIGSYS in the child and Triton reported "Cannot find ptxas").
   if (rc == 0) {
     g_names[SYS_rt_sigaction] = "rt_sigaction";
-    rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, SCMP_SYS(rt_sigaction), 2, SCMP_A0(SCMP_CMP_EQ, SIGSYS),
-                          SCMP_A1(SCMP_CMP_NE, 0));  // queries (act == NULL) stay allowed
+    rc = seccomp_rule_add(ctx, allow_exec ? SCMP_ACT_ERRNO(EPERM) : SCMP_ACT_TRAP, SCMP_SYS(rt_sigaction), 2,
+                          SCMP_A0(SCMP_CMP_EQ, SIGSYS), SCMP_A1(SCMP_CMP_NE, 0));  // queries (act == NULL) stay allowed
   }
   if (rc == 0) rc = seccomp_load(ctx);
   seccomp_release(ctx);

@@ -52,9 +52,10 @@ Result<int> restrict_filesystem(const std::filesystem::path& private_dir, const 
 
 // Installs the syscall filter on every thread (TSYNC) and the SIGSYS handler that writes
 // {"op":"violation","syscall":NAME} on control_fd and exits. Call after torch is imported. allow_exec
-// (only with Landlock in force) drops the traps on execve/execveat/fork/vfork/clone.
+// (only with Landlock in force) drops the traps on execve/execveat/fork/vfork/clone, and re-registering
+// SIGSYS then fails with EPERM rather than trapping (the exec'd toolchain inherits the filter).
 // The filter also traps mprotect and pkey_mprotect on the worker executable's own image (and the
-// 1 GiB below it): its GOT, read-only after start-up (-z now), cannot be made writable again (T6).
+// 2 MiB below it): its GOT, read-only after start-up (-z now), cannot be made writable again (T6).
 Status install_syscall_filter(int control_fd, bool allow_exec);
 
 // Where violations are reported: set as soon as the worker starts, so that one during start-up (before

@@ -14,6 +14,12 @@ torch.backends.cuda.matmul.allow_tf32 = False
 torch.backends.cudnn.allow_tf32 = False
 torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
 torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+# torch 2.9+ also has per-backend fp32 precision settings; the legacy flags above do not reach cuDNN's
+# convolutions there (seen on an H100: fp32 conv2d and bmm references off by TF32-sized errors).
+torch.set_float32_matmul_precision("highest")
+for _backend in (torch.backends.cuda.matmul, getattr(torch.backends.cudnn, "conv", None), getattr(torch.backends.cudnn, "rnn", None)):
+    if _backend is not None and hasattr(_backend, "fp32_precision"):
+        _backend.fp32_precision = "ieee"
 
 from kgate_models import DTYPES as _DTYPES, cast_model
 
@@ -84,7 +90,11 @@ def run_reference(model, inputs):
 
 
 def make_cuda_arena(nbytes):
-    """A CUDA buffer the worker maps through CUDA IPC (cudaIpcGetMemHandle, via torch's storage sharing)."""
+    """A CUDA buffer the worker maps through CUDA IPC (cudaIpcGetMemHandle, via torch's storage sharing).
+    nbytes 0: 8 GiB or a quarter of the free GPU memory, the smaller."""
+    if nbytes == 0:
+        free, _ = torch.cuda.mem_get_info()
+        nbytes = min(8 << 30, free // 4)
     arena = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
     shared = arena.untyped_storage()._share_cuda_()
     encoded = [base64.b64encode(v).decode() if isinstance(v, bytes) else v for v in shared]

@@ -74,6 +74,10 @@ def main():
         if roof:
             summary += f", MFU {roof['mfu']:.3f} IOU {roof['iou']:.3f} ({roof['peaks_source']})"
     if problems:
+        first = next((c for c in report["cases"] if c["verdict"] != "pass"), None)
+        if first:
+            problems.append("first failing case: " + json.dumps({k: first.get(k) for k in (
+                "shapes", "dtype", "distribution", "seed_index", "timed", "reason", "errors")})[:1500])
         print(summary + "\n  " + "\n  ".join(problems) + "\n  stderr: " + proc.stderr[-2000:])
         return 1
     print(summary)

@@ -26,7 +26,7 @@ struct RunCommandOptions {
   std::string format = "text";
   double timeout_s = 60;
   std::string cache_dir;
-  std::size_t arena_mib = 1024;
+  std::size_t arena_mib = 0;  // 0: auto (runtime::RunOptions::arena_bytes)
   bool no_sandbox = false;
   int timed_calls = 30;
   bool compare_compile = false;
@@ -102,8 +102,9 @@ RegisteredCommand add_run_command(CLI::App& parent) {
   cmd->add_option("--timeout", options->timeout_s, "wall-clock seconds for one build or forward call")
       ->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--cache-dir", options->cache_dir, "compile cache (default: $KGATE_CACHE_DIR or ~/.cache/kgate/compile)");
-  cmd->add_option("--arena-mib", options->arena_mib, "size of the shared input/output arena")
-      ->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--arena-mib", options->arena_mib,
+                  "size of the shared input/output arena (0: 1 GiB on cpu; on cuda 8 GiB or a quarter of the free GPU memory, the smaller)")
+      ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_flag("--no-sandbox", options->no_sandbox, "run the worker without Landlock and seccomp (debugging only)");
   cmd->add_option("--timed-calls", options->timed_calls,
                   "cuda: calls timed after every case passed (fresh inputs, each checked; after a random warm-up); 0: no timing")

@@ -10,16 +10,19 @@ from torch.utils.cpp_extension import load_inline
 cuda_source = r"""
 #include <torch/extension.h>
 
-__global__ void scale_epilogue(float* __restrict__ c, float alpha, long n) {
+template <typename T>
+__global__ void scale_epilogue(T* __restrict__ c, float alpha, long n) {
   long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
-  if (i < n) c[i] = c[i] * alpha;
+  if (i < n) c[i] = static_cast<T>(static_cast<float>(c[i]) * alpha);
 }
 
 torch::Tensor fused_matmul(torch::Tensor a, torch::Tensor b) {
-  auto c = at::matmul(a.to(torch::kFloat), b.to(torch::kFloat)).contiguous();
+  auto c = at::matmul(a, b).contiguous();
   const long n = c.numel();
-  scale_epilogue<<<(n + 255) / 256, 256>>>(c.data_ptr<float>(), 1.0f, n);
-  return c.to(a.scalar_type());
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, c.scalar_type(), "scale_epilogue", [&] {
+    scale_epilogue<scalar_t><<<(n + 255) / 256, 256>>>(c.data_ptr<scalar_t>(), 1.0f, n);
+  });
+  return c;
 }
 """
 
