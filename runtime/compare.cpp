@@ -170,4 +170,14 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
   return result;
 }
 
+Tolerance scaled_to_output(Tolerance tol, const at::Tensor& expected) {
+  if (!expected.defined() || !at::isFloatingType(expected.scalar_type()) || expected.numel() == 0) return tol;
+  const auto e = expected.detach().reshape({-1}).to(at::kDouble);
+  const auto finite = e.masked_select(e.isfinite());
+  if (finite.numel() == 0) return tol;
+  const double rms = finite.square().mean().sqrt().item<double>();
+  tol.atol *= std::max(1.0, rms);
+  return tol;
+}
+
 }  // namespace kgate::runtime

@@ -26,4 +26,11 @@ struct CompareResult {
 CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actual, const Tolerance&, Contract,
                               const QuantizationContract&);
 
+// The tolerance for a case drawn at huge magnitude: atol scaled by the output's RMS (finite values; at
+// least 1). A sum of terms of 1e4 that cancels to a small value carries rounding of the terms' size in
+// any summation order, so an absolute atol would fail honest kernels there; what the huge case exists to
+// catch (a reduced-precision intermediate overflowing or losing the magnitude) errs by the output's own
+// size, far beyond atol * RMS, and the norm term is unchanged.
+Tolerance scaled_to_output(Tolerance, const at::Tensor& expected);
+
 }  // namespace kgate::runtime

@@ -136,6 +136,21 @@ std::optional<std::pair<DevicePeaks, std::string>> lookup_device_peaks(const std
   return std::nullopt;
 }
 
+// The arena a run needs: twice the most bytes any shape set and dtype moves by the task's byte formula
+// (inputs and the output, with room for alignment and a candidate's larger output), plus 256 MiB; 0
+// when the task has no byte formula (the device's default then applies).
+std::size_t arena_bytes_for(const Task& task) {
+  if (!task.bytes) return 0;
+  double most = 0.0;
+  std::vector<ShapeSet> sets = task.public_shapes;
+  sets.insert(sets.end(), task.hidden_shapes.begin(), task.hidden_shapes.end());
+  for (const auto& shape : sets)
+    for (const DType dtype : task.dtypes)
+      if (auto v = eval_formula(*task.bytes, shape, dtype)) most = std::max(most, *v);
+  if (most <= 0.0) return 0;
+  return static_cast<std::size_t>(2.0 * most) + (std::size_t{256} << 20);
+}
+
 class Judge {
  public:
   Judge(const Task& task, const RunOptions& options, RunReport& report, WorkerProcess& worker, CompileCache& cache,
@@ -664,7 +679,24 @@ class Judge {
     for (const auto& slot : slots) after.push_back(slot_view(arena_, slot)->clone());
     if (auto reason = check_inputs_unchanged(originals, after)) return fail(*reason);
     if (auto reason = check_poison_read(output)) return fail(*reason);
-    const CompareResult compared = compare_outputs(expected, output, task_.tolerance_for(result.dtype), task_.contract, task_.quantization);
+    // The kernels the call ran are evidence about how it computed, whatever its output: a forbidden
+    // library kernel or no kernel of its own is the more precise reason than a numerical mismatch.
+    std::optional<Trace> call_trace;
+    if (measured.contains("trace")) {
+      auto trace = trace_from_json(measured["trace"]);
+      if (!trace) return fail({"malformed-trace", trace.error()});
+      if (auto reason = check_kernels_ran(*trace, kernels_)) return fail(*reason);
+      // Library kernels per call; the own-kernel share is judged on the timed series (a small shape's
+      // share says little).
+      TaskPolicy library_only = task_.policy;
+      library_only.min_own_kernel_share.reset();
+      if (auto reason = check_kernel_policy(library_only, summarize_kernels(*trace, kernels_), 1.0)) return fail(*reason);
+      call_trace = std::move(*trace);
+    }
+    const Tolerance tolerance = result.distribution == Distribution::huge
+                                    ? scaled_to_output(task_.tolerance_for(result.dtype), expected)
+                                    : task_.tolerance_for(result.dtype);
+    const CompareResult compared = compare_outputs(expected, output, tolerance, task_.contract, task_.quantization);
     result.max_abs_err = compared.max_abs_err;
     result.max_rel_err = compared.max_rel_err;
     result.norm_err_ratio = compared.norm_err_ratio;
@@ -677,14 +709,9 @@ class Judge {
       return fail({compared.reason_id, compared.message});
     }
     previous_output_ = output;
-    // The GPU evidence of the call: the submission's own kernel ran, nothing is pinned in L2, and no
-    // work escaped the current stream. Only a right output gets this far.
-    if (measured.contains("trace")) {
-      auto trace = trace_from_json(measured["trace"]);
-      if (!trace) return fail({"malformed-trace", trace.error()});
-      if (auto reason = check_kernels_ran(*trace, kernels_)) return fail(*reason);
-      if (measure) measure->trace = std::move(*trace);
-    }
+    // The rest of the call's GPU evidence: nothing is pinned in L2, and no work escaped the current
+    // stream. Only a right output gets this far.
+    if (call_trace && measure) measure->trace = std::move(*call_trace);
     if (auto reason = check_l2_pinning(l2_from(measured), "the call")) return fail(*reason);
     if (auto timed = timed_call_from(measured))
       if (auto reason = check_side_stream(*timed)) return fail(*reason);
@@ -782,12 +809,15 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
     at::Tensor arena;
     std::string cuda_handle;
     if (options.device == "cpu") {
-      auto created = MemfdArena::create(options.arena_bytes ? options.arena_bytes : std::size_t{1} << 30);
+      // A memfd's pages exist only once written: 1 GiB costs nothing until used.
+      auto created = MemfdArena::create(options.arena_bytes ? options.arena_bytes
+                                                             : std::max(std::size_t{1} << 30, arena_bytes_for(task)));
       if (!created) return Error{created.error()};
       memfd.emplace(std::move(*created));
       arena = memfd->bytes();
     } else {
-      py::tuple made = helper.attr("make_cuda_arena")(options.arena_bytes);
+      // CUDA memory is real at once, and runs share the GPU: size it by the task where it can be.
+      py::tuple made = helper.attr("make_cuda_arena")(options.arena_bytes ? options.arena_bytes : arena_bytes_for(task));
       arena = embed::unwrap(made[0]);
       cuda_handle = made[1].cast<std::string>();
     }

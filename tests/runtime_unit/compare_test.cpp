@@ -3,7 +3,9 @@
 
 #include <limits>
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/TensorOperators.h>
+#include <ATen/ops/matmul.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/rand.h>
@@ -117,6 +119,31 @@ TEST(CompareOutputs, QuantizationContract) {
   EXPECT_NE(bad.message.find("cosine"), std::string::npos) << bad.message;
   EXPECT_NE(bad.message.find("RMSE"), std::string::npos) << bad.message;
   EXPECT_EQ(compare_outputs(e, at::zeros({1024}), Tolerance{}, Contract::quantization, q).reason_id, "mismatch");
+}
+
+// Huge-magnitude cases: a GEMM of inputs near 1e4 whose outputs cancel now and then. An honest fp32
+// kernel summing in another order than the reference misses an absolute atol at some near-zero
+// elements; with atol scaled to the output's RMS it passes, while a bf16 intermediate still fails.
+TEST(CompareOutputs, HugeCasesScaleAtolToTheOutputRms) {
+  auto gen = at::make_generator<at::CPUGeneratorImpl>(7);
+  const auto x = at::randn({64, 1024}, gen, at::kFloat) * 1e4;
+  const auto w = at::randn({1024, 128}, gen, at::kFloat) * (1.0 / 32);
+  const auto expected = at::matmul(x.to(at::kDouble), w.to(at::kDouble)).to(at::kFloat);
+  // Another summation order in fp32: two halves of K summed separately, then added.
+  const auto honest = at::matmul(x.narrow(1, 0, 512), w.narrow(0, 0, 512)) + at::matmul(x.narrow(1, 512, 512), w.narrow(0, 512, 512));
+  const auto bf16 = at::matmul(x.to(at::kBFloat16), w.to(at::kBFloat16)).to(at::kFloat);
+  const Tolerance tol{1e-3, 1e-3, 1e-4};
+  ASSERT_FALSE(compare(expected, honest, tol).ok) << "the case must exercise cancellation";
+  const Tolerance scaled = scaled_to_output(tol, expected);
+  EXPECT_GT(scaled.atol, 1.0);
+  EXPECT_EQ(scaled.rtol, tol.rtol);
+  EXPECT_EQ(scaled.norm_rtol, tol.norm_rtol);
+  EXPECT_TRUE(compare(expected, honest, scaled).ok) << compare(expected, honest, scaled).message;
+  EXPECT_FALSE(compare(expected, bf16, scaled).ok);
+  // Outputs of unit size keep atol as it is; non-finite values do not count.
+  auto small = at::full({8}, 0.5);
+  small[0] = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(scaled_to_output(tol, small).atol, tol.atol);
 }
 
 }  // namespace
