@@ -1,6 +1,8 @@
 // The calibration cache: JSON with a schema, read and written whole.
 #include "runtime/calibration.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -194,6 +196,84 @@ Status write_calibration_cache(const std::filesystem::path& path, const Calibrat
   std::filesystem::rename(temporary, path, ec);
   if (ec) return Error{path.string() + ": " + ec.message()};
   return Status::ok();
+}
+
+namespace {
+
+// Dense figures from NVIDIA's product datasheets (tensor-core rates without structured sparsity;
+// d2d_bandwidth is the DRAM bandwidth). Keys are the names CUDA reports.
+const std::map<std::string, std::map<std::string, double>>& datasheet_table() {
+  static const std::map<std::string, std::map<std::string, double>> table = [] {
+    const auto hopper = [](double bandwidth, double fp32, double tf32, double half, double eight) {
+      return std::map<std::string, double>{{"d2d_bandwidth", bandwidth}, {"fp32_fma", fp32},   {"matmul_tf32", tf32},
+                                           {"matmul_bf16", half},        {"matmul_fp16", half}, {"matmul_fp8", eight},
+                                           {"matmul_int8", eight}};
+    };
+    const auto ampere = [](double bandwidth) {
+      return std::map<std::string, double>{{"d2d_bandwidth", bandwidth}, {"fp32_fma", 19.5e12}, {"matmul_tf32", 156e12},
+                                           {"matmul_bf16", 312e12},      {"matmul_fp16", 312e12}, {"matmul_int8", 624e12}};
+    };
+    return std::map<std::string, std::map<std::string, double>>{
+        {"NVIDIA H100 80GB HBM3", hopper(3.35e12, 66.9e12, 494.7e12, 989.4e12, 1978.9e12)},
+        {"NVIDIA H100 PCIe", hopper(2.0e12, 51.2e12, 378e12, 756e12, 1513e12)},
+        {"NVIDIA H100 NVL", hopper(3.9e12, 60e12, 417.5e12, 835.5e12, 1670.5e12)},
+        {"NVIDIA H200", hopper(4.8e12, 66.9e12, 494.7e12, 989.4e12, 1978.9e12)},
+        {"NVIDIA H200 NVL", hopper(4.8e12, 60e12, 417.5e12, 835.5e12, 1670.5e12)},
+        {"NVIDIA A100-SXM4-80GB", ampere(2.039e12)},
+        {"NVIDIA A100-SXM4-40GB", ampere(1.555e12)},
+        {"NVIDIA A100 80GB PCIe", ampere(1.935e12)},
+        {"NVIDIA A100-PCIE-40GB", ampere(1.555e12)},
+        {"NVIDIA L40S", {{"d2d_bandwidth", 864e9}, {"fp32_fma", 91.6e12}, {"matmul_tf32", 183e12}, {"matmul_bf16", 362.05e12},
+                         {"matmul_fp16", 362.05e12}, {"matmul_fp8", 733e12}, {"matmul_int8", 733e12}}},
+    };
+  }();
+  return table;
+}
+
+std::optional<double> larger(const PeakFigure& f) {
+  if (f.measured && f.datasheet) return std::max(*f.measured, *f.datasheet);
+  return f.best();
+}
+
+}  // namespace
+
+const std::map<std::string, double>* datasheet_peaks(std::string_view gpu) {
+  const auto& table = datasheet_table();
+  auto it = table.find(std::string(gpu));
+  return it == table.end() ? nullptr : &it->second;
+}
+
+Calibration datasheet_calibration(const std::string& gpu) {
+  Calibration c;
+  c.gpu = gpu;
+  if (const auto* figures = datasheet_peaks(gpu))
+    for (const auto& [name, value] : *figures) c.peaks[name].datasheet = value;
+  return c;
+}
+
+std::optional<PeaksForRun> peaks_for_run(const CalibrationCache& cache, const std::string& gpu, std::string_view compute_peak) {
+  const auto from = [&](const Calibration& c, const std::string& source) -> std::optional<PeaksForRun> {
+    auto roofline = device_peaks(c, compute_peak);
+    if (!roofline) return std::nullopt;
+    const auto& bandwidth = c.peaks.at("d2d_bandwidth");
+    const auto& rate = c.peaks.at(std::string(compute_peak));
+    return PeaksForRun{*roofline, DevicePeaks{*larger(bandwidth), *larger(rate)}, source};
+  };
+  for (auto it = cache.entries.rbegin(); it != cache.entries.rend(); ++it) {
+    if (it->gpu != gpu) continue;
+    // A cache entry made before the datasheet knew this GPU (or written by hand) still gets its figures.
+    Calibration merged = *it;
+    for (auto& [name, figure] : datasheet_calibration(gpu).peaks)
+      if (!merged.peaks[name].datasheet) merged.peaks[name].datasheet = figure.datasheet;
+    if (auto peaks = from(merged, "calibrated")) return peaks;
+  }
+  return from(datasheet_calibration(gpu), "datasheet");
+}
+
+std::filesystem::path default_calibration_path() {
+  if (const char* env = std::getenv("KGATE_CALIBRATION_CACHE"); env && *env) return env;
+  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache/kgate/calibration.json";
+  return {};
 }
 
 }  // namespace kgate::runtime

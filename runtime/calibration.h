@@ -43,6 +43,25 @@ struct CalibrationCache {
 // The peaks a roofline of one kernel uses: d2d_bandwidth and the named compute peak (e.g. "matmul_bf16").
 Result<DevicePeaks> device_peaks(const Calibration&, std::string_view compute_peak);
 
+// The published dense (no sparsity) figures of the GPUs kgate knows by their CUDA device name, by
+// calibration_peak_names(); d2d_bandwidth is the memory bandwidth. nullptr for a GPU not in the table.
+const std::map<std::string, double>* datasheet_peaks(std::string_view gpu);
+// An entry for `gpu` holding only its datasheet figures (empty peaks for an unknown GPU).
+Calibration datasheet_calibration(const std::string& gpu);
+
+// What a run on one GPU uses: the roofline's peaks (measured where kgate calibrate measured them, else
+// the datasheet's), the physics floor's (the larger of the two, so that a GPU measured below its
+// datasheet cannot make an honest kernel "impossibly fast"), and where they came from.
+struct PeaksForRun {
+  DevicePeaks roofline;
+  DevicePeaks floor;
+  std::string source;  // "calibrated" or "datasheet"
+};
+// The last cache entry for `gpu` that has both figures, else the datasheet; nullopt when neither knows it.
+std::optional<PeaksForRun> peaks_for_run(const CalibrationCache&, const std::string& gpu, std::string_view compute_peak);
+// $KGATE_CALIBRATION_CACHE, else ~/.cache/kgate/calibration.json; empty when neither can be formed.
+std::filesystem::path default_calibration_path();
+
 // Parsing validates against the cache's JSON Schema, then rejects duplicate keys; errors name the source.
 Result<CalibrationCache> parse_calibration_cache(const std::string& text, const std::string& source);
 // A missing file is an empty cache (nothing calibrated yet); an unreadable or invalid one is an error.

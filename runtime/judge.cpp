@@ -120,22 +120,6 @@ std::optional<TimedCall> timed_call_from(const json& measured) {
   return call;
 }
 
-// The peaks of the run's GPU: kgate calibrate's cache (KGATE_CALIBRATION_CACHE, else
-// ~/.cache/kgate/calibration.json) for this GPU, with the source named.
-std::optional<std::pair<DevicePeaks, std::string>> lookup_device_peaks(const std::string& gpu, const std::string& compute_peak) {
-  std::filesystem::path path;
-  if (const char* env = std::getenv("KGATE_CALIBRATION_CACHE"); env && *env) path = env;
-  else if (const char* home = std::getenv("HOME"); home && *home) path = std::filesystem::path(home) / ".cache/kgate/calibration.json";
-  if (path.empty()) return std::nullopt;
-  auto cache = read_calibration_cache(path);
-  if (!cache) return std::nullopt;
-  for (const auto& entry : cache->entries) {
-    if (entry.gpu != gpu) continue;
-    if (auto peaks = device_peaks(entry, compute_peak)) return std::make_pair(*peaks, std::string("calibrated"));
-  }
-  return std::nullopt;
-}
-
 // The arena a run needs: twice the most bytes any shape set and dtype moves by the task's byte formula
 // (inputs and the output, with room for alignment and a candidate's larger output), plus 256 MiB; 0
 // when the task has no byte formula (the device's default then applies).
@@ -374,6 +358,7 @@ class Judge {
     }
     timing.kernels = summarize_kernels(traced, kernels_);
     timing.own_kernel_share = candidate_time_share(timing.kernels);
+    DevicePeaks floor_peaks;
     if (task_.flops && task_.bytes) {
       auto flops = eval_formula(*task_.flops, shapes, dtype);
       auto bytes = eval_formula(*task_.bytes, shapes, dtype);
@@ -382,8 +367,9 @@ class Judge {
         timing.bytes = *bytes;
         timing.compute_peak = compute_peak_for(dtype, task_.category);
         if (auto peaks = device_peaks_for_run(helper, timing.compute_peak)) {
-          timing.peaks = peaks->first;
-          timing.peaks_source = peaks->second;
+          timing.peaks = peaks->roofline;
+          floor_peaks = peaks->floor;
+          timing.peaks_source = peaks->source;
           if (auto point = roofline(timing.flops, timing.bytes, timing.candidate.synced.median, timing.peaks)) timing.roofline = *point;
         }
       }
@@ -395,7 +381,7 @@ class Judge {
     if (auto reason = check_timer_consistency(timing.candidate.synced.median, median_round_trip, median_probe))
       return fail_case(Verdict::fail, *reason);
     if (timing.roofline)
-      if (auto reason = check_physics_floor(timing.flops, timing.bytes, timing.candidate.synced.median, timing.peaks))
+      if (auto reason = check_physics_floor(timing.flops, timing.bytes, timing.candidate.synced.median, floor_peaks))
         return fail_case(Verdict::fail, *reason);
     if (auto reason = check_kernel_policy(task_.policy, timing.kernels, timing.own_kernel_share)) return fail_case(Verdict::fail, *reason);
     return Status::ok();
@@ -424,14 +410,24 @@ class Judge {
     return "fp32_fma";
   }
 
-  std::optional<std::pair<DevicePeaks, std::string>> device_peaks_for_run(py::module_& helper, const std::string& compute_peak) {
+  // The peaks of the run's GPU: kgate calibrate's cache (default_calibration_path()), else the
+  // datasheet. A cache that cannot be read is named in the source, and the datasheet is used.
+  std::optional<PeaksForRun> device_peaks_for_run(py::module_& helper, const std::string& compute_peak) {
     std::string gpu;
     try {
       gpu = helper.attr("device_name")().cast<std::string>();
     } catch (const py::error_already_set&) {
       return std::nullopt;
     }
-    return lookup_device_peaks(gpu, compute_peak);
+    CalibrationCache cache;
+    std::string problem;
+    if (const auto path = default_calibration_path(); !path.empty()) {
+      if (auto read = read_calibration_cache(path)) cache = std::move(*read);
+      else problem = read.error();
+    }
+    auto peaks = peaks_for_run(cache, gpu, compute_peak);
+    if (peaks && !problem.empty()) peaks->source += " (calibration cache not used: " + problem + ")";
+    return peaks;
   }
 
 #if KGATE_HAVE_CUDA

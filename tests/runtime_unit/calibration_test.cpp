@@ -101,5 +101,45 @@ TEST(Calibration, MissingFileIsEmptyUnwritableIsError) {
   EXPECT_FALSE(write_calibration_cache(temp_path("invalid.json"), invalid).is_ok());
 }
 
+TEST(Calibration, DatasheetKnowsTheCommonDataCentreGpus) {
+  const auto* h100 = datasheet_peaks("NVIDIA H100 80GB HBM3");
+  ASSERT_NE(h100, nullptr);
+  EXPECT_DOUBLE_EQ(h100->at("d2d_bandwidth"), 3.35e12);
+  EXPECT_DOUBLE_EQ(h100->at("matmul_bf16"), 989.4e12);  // dense, not the sparse 1979
+  for (const auto& name : calibration_peak_names()) EXPECT_TRUE(h100->count(name)) << name;
+  const auto* a100 = datasheet_peaks("NVIDIA A100-SXM4-80GB");
+  ASSERT_NE(a100, nullptr);
+  EXPECT_FALSE(a100->count("matmul_fp8"));  // Ampere has no FP8 tensor cores
+  EXPECT_EQ(datasheet_peaks("NVIDIA GeForce GTX 1080"), nullptr);
+  EXPECT_TRUE(datasheet_calibration("NVIDIA GeForce GTX 1080").peaks.empty());
+}
+
+TEST(Calibration, RunsUseMeasuredPeaksAndTheFloorTheLargerFigure) {
+  CalibrationCache cache;
+  cache.upsert(h100());
+  auto bf16 = peaks_for_run(cache, "NVIDIA H100 80GB HBM3", "matmul_bf16");
+  ASSERT_TRUE(bf16);
+  EXPECT_EQ(bf16->source, "calibrated");
+  EXPECT_DOUBLE_EQ(bf16->roofline.bytes_per_s, 2.9e12);  // measured
+  EXPECT_DOUBLE_EQ(bf16->roofline.flops_per_s, 9.89e14);  // only the datasheet's in this entry
+  EXPECT_DOUBLE_EQ(bf16->floor.bytes_per_s, 3.35e12);     // the larger figure
+  // A peak the entry lacks comes from the datasheet table.
+  auto int8 = peaks_for_run(cache, "NVIDIA H100 80GB HBM3", "matmul_int8");
+  ASSERT_TRUE(int8);
+  EXPECT_DOUBLE_EQ(int8->roofline.flops_per_s, 1978.9e12);
+  // No cache entry: the datasheet alone; an unknown GPU: nothing.
+  auto h200 = peaks_for_run(cache, "NVIDIA H200", "fp32_fma");
+  ASSERT_TRUE(h200);
+  EXPECT_EQ(h200->source, "datasheet");
+  EXPECT_DOUBLE_EQ(h200->roofline.bytes_per_s, 4.8e12);
+  EXPECT_FALSE(peaks_for_run(cache, "NVIDIA GeForce GTX 1080", "fp32_fma"));
+  // The last entry for the GPU wins (a re-calibration after a driver update is appended).
+  Calibration newer = h100();
+  newer.driver = "590.1";
+  newer.peaks["d2d_bandwidth"].measured = 3.0e12;
+  cache.upsert(newer);
+  EXPECT_DOUBLE_EQ(peaks_for_run(cache, "NVIDIA H100 80GB HBM3", "fp32_fma")->roofline.bytes_per_s, 3.0e12);
+}
+
 }  // namespace
 }  // namespace kgate::runtime

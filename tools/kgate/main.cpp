@@ -35,6 +35,7 @@
 #ifdef KGATE_HAVE_RUNTIME
 #include "tools/kgate/cmd_run.h"
 #include "tools/kgate/cmd_tasks.h"
+#include "tools/kgate/cmd_calibrate.h"
 #endif
 
 #ifndef KGATE_VERSION
@@ -471,6 +472,7 @@ int main(int argc, char** argv) {
 #ifdef KGATE_HAVE_RUNTIME
   const kgate::cli::RegisteredCommand run_cmd = kgate::cli::add_run_command(app);
   const kgate::cli::TasksCommand tasks_cmd = kgate::cli::add_tasks_command(app);
+  const kgate::cli::RegisteredCommand calibrate_cmd = kgate::cli::add_calibrate_command(app);
 #endif
 
   try {
@@ -488,6 +490,7 @@ int main(int argc, char** argv) {
 #ifdef KGATE_HAVE_RUNTIME
     if (run_cmd.app->parsed()) return run_cmd.run();
     if (tasks_cmd.app->parsed()) return tasks_cmd.run();
+    if (calibrate_cmd.app->parsed()) return calibrate_cmd.run();
 #endif
   } catch (const std::exception& e) {
     std::cerr << "kgate: internal error: " << e.what() << "\n";
