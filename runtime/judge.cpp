@@ -781,6 +781,7 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
   const auto start = std::chrono::steady_clock::now();
   RunReport report;
   report.task = task.name;
+  report.category = task.category;
   report.submission = submission.string();
   report.device = options.device;
   if (Status s = embed::start_python(); !s) return Error{s.message()};
@@ -891,6 +892,7 @@ json to_json(const RunReport& report) {
   for (const auto& c : report.compiles)
     compiles.push_back({{"name", c.name}, {"key", c.key}, {"hit", c.hit}, {"ms", c.milliseconds}, {"error", c.error}});
   json out{{"task", report.task},
+          {"category", report.category},
           {"submission", report.submission},
           {"device", report.device},
           {"verdict", std::string(verdict_name(report.verdict))},

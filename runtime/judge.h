@@ -65,6 +65,7 @@ struct CaseResult {
 
 struct RunReport {
   std::string task;
+  std::string category;  // the task's (tasks/<Category>/<name>), for per-category speedup tables
   std::string submission;
   std::string device;
   Verdict verdict = Verdict::pass;

@@ -36,6 +36,7 @@
 #include "tools/kgate/cmd_run.h"
 #include "tools/kgate/cmd_tasks.h"
 #include "tools/kgate/cmd_calibrate.h"
+#include "tools/kgate/cmd_speedup.h"
 #endif
 
 #ifndef KGATE_VERSION
@@ -473,6 +474,7 @@ int main(int argc, char** argv) {
   const kgate::cli::RegisteredCommand run_cmd = kgate::cli::add_run_command(app);
   const kgate::cli::TasksCommand tasks_cmd = kgate::cli::add_tasks_command(app);
   const kgate::cli::RegisteredCommand calibrate_cmd = kgate::cli::add_calibrate_command(app);
+  const kgate::cli::RegisteredCommand speedup_cmd = kgate::cli::add_speedup_command(app);
 #endif
 
   try {
@@ -491,6 +493,7 @@ int main(int argc, char** argv) {
     if (run_cmd.app->parsed()) return run_cmd.run();
     if (tasks_cmd.app->parsed()) return tasks_cmd.run();
     if (calibrate_cmd.app->parsed()) return calibrate_cmd.run();
+    if (speedup_cmd.app->parsed()) return speedup_cmd.run();
 #endif
   } catch (const std::exception& e) {
     std::cerr << "kgate: internal error: " << e.what() << "\n";
