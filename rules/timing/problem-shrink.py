@@ -9,12 +9,12 @@ import torch.nn as nn
 N = 4096
 
 
-# ruleid: problem-shrink
+# ok: problem-shrink
 def get_inputs():
     return [torch.randn(8, 8)]
 
 
-# ruleid: problem-shrink
+# ok: problem-shrink
 def get_init_inputs():
     return []
 
