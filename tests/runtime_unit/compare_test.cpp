@@ -146,5 +146,27 @@ TEST(CompareOutputs, HugeCasesScaleAtolToTheOutputRms) {
   EXPECT_EQ(scaled_to_output(tol, small).atol, tol.atol);
 }
 
+TEST(CompareOutputs, InfinityMatchesAReferenceAtTheLargestFiniteValue) {
+  auto e = at::full({4}, 1.0, at::kHalf);
+  e[1] = 65504.0;
+  e[2] = -65504.0;
+  auto a = e.clone();
+  a[1] = std::numeric_limits<double>::infinity();
+  a[2] = -std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(compare(e, a).ok) << compare(e, a).message;
+  EXPECT_TRUE(compare(a, e).ok) << "an infinite reference and the largest finite value of the same sign";
+  auto wrong_sign = e.clone();
+  wrong_sign[1] = -std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(compare(e, wrong_sign).ok);
+  auto not_saturated = e.clone();
+  not_saturated[0] = std::numeric_limits<double>::infinity();  // 1.0 is far from the overflow boundary
+  EXPECT_FALSE(compare(e, not_saturated).ok);
+  // In fp32, 65504 is an ordinary value.
+  auto f = e.to(at::kFloat);
+  auto g = f.clone();
+  g[1] = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(compare(f, g).ok);
+}
+
 }  // namespace
 }  // namespace kgate::runtime
