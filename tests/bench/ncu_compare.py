@@ -107,19 +107,24 @@ def main():
     parser.add_argument("candidates", nargs="+")
     args = parser.parse_args()
 
-    rows, worst = [], 0.0
+    rows, worst, problems = [], 0.0, []
     for candidate in args.candidates:
         candidate = os.path.abspath(candidate)
-        task = task_of(candidate)
-        timing = kgate_run(args.kgate, task, candidate)
-        durations = ncu_durations(args.ncu, task, candidate, timing, args.calls)
+        try:
+            task = task_of(candidate)
+            timing = kgate_run(args.kgate, task, candidate)
+            durations = ncu_durations(args.ncu, task, candidate, timing, args.calls)
+        except SystemExit as problem:  # one candidate's failure is reported, the others still compared
+            problems.append(str(problem))
+            continue
         own = [k for k in timing["kernels"] if k.get("origin") == "candidate"]
         if not own:
-            raise SystemExit(f"{candidate}: kgate saw no kernel of the candidate's own")
+            problems.append(f"{candidate}: kgate saw no kernel of the candidate's own")
         for kernel in own:
             matches = [name for name in durations if name and (name in kernel["name"] or kernel["name"] in name)]
             if not matches:
-                raise SystemExit(f"{candidate}: ncu has no launch of {kernel['name']} (it saw {sorted(durations)})")
+                problems.append(f"{candidate}: ncu has no launch of {kernel['name']} (it saw {sorted(durations)[:8]})")
+                continue
             launches = durations[max(matches, key=len)]
             ncu_us = statistics.median(launches[len(launches) // 4:]) / 1e3  # the first quarter is warm-up
             kgate_us = kernel["seconds"] / kernel["launches"] * 1e6
@@ -132,6 +137,8 @@ def main():
     for r in rows:
         print(f"| {r[0]} | `{r[1][:60]}` | {r[2]} | {r[3]} | {r[4]:.2f} | {r[5]:.2f} | {100 * r[6]:+.1f}% | {r[7]:.2f} |")
     print(f"\n{len(rows)} kernels compared; largest difference {100 * worst:.1f}% (limit {100 * args.max_diff:.0f}%)")
+    for problem in problems:
+        print("not compared:", problem)
     return 0 if len(rows) >= args.min_kernels and worst <= args.max_diff else 1
 
 
