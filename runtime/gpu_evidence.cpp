@@ -16,6 +16,29 @@ std::optional<Reason> check_side_stream(const TimedCall& call) {
   return Reason{"side-stream", out.str()};
 }
 
+std::optional<Reason> check_unjoined_work(const Trace& trace, std::uint32_t call_stream) {
+  const MemoryRecord* marker = nullptr;
+  for (const auto& m : trace.memory)
+    if (m.op == MemoryOp::memset && m.bytes == kEndOfForwardMarkerBytes && m.stream == call_stream &&
+        (!marker || m.start_ns > marker->start_ns))
+      marker = &m;
+  if (!marker) return std::nullopt;
+  const std::uint64_t limit = marker->start_ns + kUnjoinedMarginNs;
+  const auto report = [&](const std::string& what, std::uint32_t stream, std::uint64_t end_ns) {
+    std::ostringstream out;
+    out << what << " on stream " << stream << " ran until " << (end_ns - marker->start_ns) / 1000.0
+        << " us after forward returned, and the call's stream " << call_stream
+        << " did not wait for it: a timer on the current stream would not see that work";
+    return Reason{"side-stream", out.str()};
+  };
+  for (const auto& k : trace.kernels)
+    if (k.stream != call_stream && k.end_ns > limit) return report("kernel " + k.name, k.stream, k.end_ns);
+  for (const auto& m : trace.memory)
+    if (m.stream != call_stream && m.end_ns > limit)
+      return report(std::string(memory_op_name(m.op)) + " of " + std::to_string(m.bytes) + " bytes", m.stream, m.end_ns);
+  return std::nullopt;
+}
+
 std::optional<Reason> check_l2_pinning(const L2Pinning& l2, const std::string& when) {
   if (l2.persisting_limit <= l2.baseline_limit && l2.window_bytes == 0) return std::nullopt;
   return Reason{"persisting-l2", when + " left a persisting-L2 set-aside of " + std::to_string(l2.persisting_limit) +

@@ -20,6 +20,12 @@ namespace kgate::runtime {
 inline constexpr double kSideStreamShare = 0.5;
 inline constexpr double kSideStreamMarginS = 25e-6;
 std::optional<Reason> check_side_stream(const TimedCall&);
+// The same from CUPTI's side: a kernel, copy or memset on another stream than the call's that was still
+// running kUnjoinedMarginNs after the end-of-forward marker (kEndOfForwardMarkerBytes) began on the
+// call's stream: forward returned without making its stream wait for that work (T1). Work that ended
+// before forward returned is not seen, and gains nothing either. No marker: nothing to judge.
+inline constexpr std::uint64_t kUnjoinedMarginNs = 2000;
+std::optional<Reason> check_unjoined_work(const Trace&, std::uint32_t call_stream);
 
 // persisting-l2 (T15): what a call (or ModelNew's constructor) left in the L2 configuration.
 struct L2Pinning {

@@ -682,6 +682,8 @@ class Judge {
       auto trace = trace_from_json(measured["trace"]);
       if (!trace) return fail({"malformed-trace", trace.error()});
       if (auto reason = check_kernels_ran(*trace, kernels_)) return fail(*reason);
+      if (measured.contains("stream") && measured["stream"].is_number_unsigned())
+        if (auto reason = check_unjoined_work(*trace, measured["stream"].get<std::uint32_t>())) return fail(*reason);
       // Library kernels per call; the own-kernel share is judged on the timed series (a small shape's
       // share says little).
       TaskPolicy library_only = task_.policy;

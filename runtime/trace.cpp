@@ -48,8 +48,6 @@ std::optional<Reason> check_own_kernel(const std::vector<KernelSummary>& rows) {
   return Reason{"no-own-kernel", "none of the launched kernels is the submission's own: " + launched};
 }
 
-namespace {
-
 std::string_view memory_op_name(MemoryOp op) {
   switch (op) {
     case MemoryOp::memcpy_htod: return "htod";
@@ -60,6 +58,8 @@ std::string_view memory_op_name(MemoryOp op) {
   }
   return "memcpy";
 }
+
+namespace {
 
 std::optional<MemoryOp> memory_op_from(std::string_view name) {
   for (MemoryOp op : {MemoryOp::memcpy_htod, MemoryOp::memcpy_dtoh, MemoryOp::memcpy_dtod, MemoryOp::memcpy_other, MemoryOp::memset})

@@ -37,6 +37,13 @@ struct MemoryRecord {
   std::uint64_t end_ns = 0;
 };
 
+// "htod", "dtoh", "dtod", "memcpy", "memset" (the trace JSON's names).
+std::string_view memory_op_name(MemoryOp);
+
+// The worker's end-of-forward marker: a memset of this many bytes on the call's stream, issued right
+// after forward returns (runtime/cuda/gpu_timer.h). An odd size that the flush (>= 8 MiB) never has.
+inline constexpr std::uint64_t kEndOfForwardMarkerBytes = 20;
+
 struct Trace {
   std::vector<KernelRecord> kernels;
   std::vector<MemoryRecord> memory;

@@ -4,6 +4,8 @@
 #include <cupti.h>
 
 #include <cstdlib>
+#include <cstring>
+#include <vector>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -13,6 +15,26 @@ namespace {
 
 constexpr std::size_t kBufferBytes = std::size_t{4} << 20;
 constexpr std::size_t kBufferAlign = 8;
+constexpr std::size_t kPoolMax = 8;
+
+// Buffers are recycled, never freed while tracing: a fresh 4 MiB buffer is mapped on demand, and CUPTI
+// asks for one at the first record after every drain, i.e. inside the timed call, where faulting its
+// pages in cost hundreds of microseconds per call on an H100 machine.
+struct BufferPool {
+  std::mutex mutex;
+  std::vector<std::uint8_t*> free;
+};
+
+BufferPool& pool() {
+  static BufferPool* p = new BufferPool();  // never destroyed, like the collector
+  return *p;
+}
+
+std::uint8_t* new_buffer() {
+  auto* buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kBufferAlign, kBufferBytes));
+  if (buffer) std::memset(buffer, 0, kBufferBytes);  // fault every page in now
+  return buffer;
+}
 
 struct Collected {
   std::mutex mutex;
@@ -37,7 +59,17 @@ MemoryOp memcpy_op(std::uint8_t kind) {
 std::uint32_t dim(std::int32_t v) { return v > 0 ? static_cast<std::uint32_t>(v) : 0u; }
 
 void CUPTIAPI buffer_requested(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(kBufferAlign, kBufferBytes));
+  {
+    BufferPool& p = pool();
+    std::lock_guard lock(p.mutex);
+    if (!p.free.empty()) {
+      *buffer = p.free.back();
+      p.free.pop_back();
+    } else {
+      *buffer = nullptr;
+    }
+  }
+  if (!*buffer) *buffer = new_buffer();
   *size = *buffer ? kBufferBytes : 0;
   *max_records = 0;
 }
@@ -76,7 +108,12 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
   }
   std::size_t dropped = 0;
   cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped);
-  std::free(buffer);
+  if (buffer) {
+    BufferPool& p = pool();
+    std::lock_guard lock(p.mutex);
+    if (p.free.size() < kPoolMax) p.free.push_back(buffer);
+    else std::free(buffer);
+  }
   Collected& c = collected();
   std::lock_guard lock(c.mutex);
   for (auto& k : parsed.kernels) c.trace.kernels.push_back(std::move(k));
@@ -94,6 +131,12 @@ Status check(CUptiResult rc, const char* what) {
 }  // namespace
 
 Status start_activity_trace() {
+  {
+    BufferPool& p = pool();
+    std::lock_guard lock(p.mutex);
+    for (int i = 0; i < 3; ++i)
+      if (auto* buffer = new_buffer()) p.free.push_back(buffer);
+  }
   if (Status s = check(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "register callbacks"); !s) return s;
   // CONCURRENT_KERNEL keeps kernels concurrent (KERNEL would serialise them and change the timing).
   for (const auto kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET})

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <string>
 
+#include "runtime/trace.h"
+
 namespace kgate::runtime::cuda {
 namespace {
 
@@ -79,7 +81,11 @@ Status GpuTimer::begin() {
 }
 
 Status GpuTimer::end_of_forward() {
-  return check(cudaEventRecord(event(stream_end_), static_cast<cudaStream_t>(stream_)), "cudaEventRecord (stream end)");
+  const auto stream = static_cast<cudaStream_t>(stream_);
+  // The marker: a memset of kEndOfForwardMarkerBytes on the call's stream, which CUPTI timestamps on the kernels' clock.
+  // Work on another stream that ends after it started was not joined to the call's stream.
+  if (Status s = check(cudaMemsetAsync(flush_, 0, kEndOfForwardMarkerBytes, stream), "end-of-forward marker"); !s) return s;
+  return check(cudaEventRecord(event(stream_end_), stream), "cudaEventRecord (stream end)");
 }
 
 Result<TimedCall> GpuTimer::finish() {

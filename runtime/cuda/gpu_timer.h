@@ -38,7 +38,8 @@ class GpuTimer {
   Status prepare();
   // The start event on the current stream (remembered for the call), and the host clock.
   Status begin();
-  // Right after forward returns: an end event on the stream of begin().
+  // Right after forward returns: the marker memset (kEndOfForwardMarkerBytes, traced by CUPTI) and an end event on
+  // the stream of begin().
   Status end_of_forward();
   // Device-wide synchronize (a CUDA error of the call surfaces here), the device end event, the host
   // clock, and the three times.

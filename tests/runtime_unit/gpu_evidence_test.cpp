@@ -43,6 +43,37 @@ TEST(SideStream, WorkOffTheCurrentStreamIsFlagged) {
   EXPECT_FALSE(check_side_stream(call(60, 31)).has_value());
 }
 
+TEST(SideStream, WorkStillRunningAfterTheMarkerOnAnotherStreamIsFlagged) {
+  const MemoryRecord marker{MemoryOp::memset, kEndOfForwardMarkerBytes, 7, 100000, 101000};
+  Trace joined;  // the side kernel ended before the marker began: the call's stream waited for it
+  joined.kernels.push_back(kernel("gelu_kernel", 10000, 99000));
+  joined.kernels.back().stream = 13;
+  joined.memory.push_back(marker);
+  EXPECT_FALSE(check_unjoined_work(joined, 7));
+  Trace own_stream;  // long work on the call's own stream is not a side stream
+  own_stream.kernels.push_back(kernel("gelu_kernel", 10000, 900000));
+  own_stream.kernels.back().stream = 7;
+  own_stream.memory.push_back(marker);
+  EXPECT_FALSE(check_unjoined_work(own_stream, 7));
+  Trace unjoined = joined;
+  unjoined.kernels.back().end_ns = 600000;
+  auto reason = check_unjoined_work(unjoined, 7);
+  ASSERT_TRUE(reason);
+  EXPECT_EQ(reason->id, "side-stream");
+  EXPECT_NE(reason->message.find("gelu_kernel"), std::string::npos) << reason->message;
+  EXPECT_NE(reason->message.find("500 us"), std::string::npos) << reason->message;
+  Trace copy = joined;  // a copy left running counts as well
+  copy.memory.push_back({MemoryOp::memcpy_dtod, 1 << 20, 13, 99000, 400000});
+  EXPECT_TRUE(check_unjoined_work(copy, 7));
+  Trace no_marker = unjoined;  // no marker (an older worker, or no CUPTI): nothing to judge
+  no_marker.memory.clear();
+  EXPECT_FALSE(check_unjoined_work(no_marker, 7));
+  // The last marker counts (a candidate's own 20-byte memsets come earlier, inside forward).
+  Trace two = unjoined;
+  two.memory.insert(two.memory.begin(), MemoryRecord{MemoryOp::memset, kEndOfForwardMarkerBytes, 7, 20000, 21000});
+  EXPECT_TRUE(check_unjoined_work(two, 7));
+}
+
 TEST(L2Pinning, AnyPersistingStateFails) {
   EXPECT_FALSE(check_l2_pinning({0, 0}, "the call").has_value());
   // A device that keeps a set-aside after the reset: only more than that is the call's doing.
