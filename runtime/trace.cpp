@@ -48,6 +48,22 @@ std::optional<Reason> check_own_kernel(const std::vector<KernelSummary>& rows) {
   return Reason{"no-own-kernel", "none of the launched kernels is the submission's own: " + launched};
 }
 
+const MemoryRecord* last_memset_of(const Trace& trace, std::uint64_t bytes) {
+  const MemoryRecord* last = nullptr;
+  for (const auto& m : trace.memory)
+    if (m.op == MemoryOp::memset && m.bytes == bytes && (!last || m.start_ns > last->start_ns)) last = &m;
+  return last;
+}
+
+Trace records_after(const Trace& trace, std::uint64_t cut_ns) {
+  Trace out;
+  for (const auto& k : trace.kernels)
+    if (k.start_ns >= cut_ns) out.kernels.push_back(k);
+  for (const auto& m : trace.memory)
+    if (m.start_ns >= cut_ns) out.memory.push_back(m);
+  return out;
+}
+
 std::string_view memory_op_name(MemoryOp op) {
   switch (op) {
     case MemoryOp::memcpy_htod: return "htod";

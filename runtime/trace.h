@@ -49,6 +49,11 @@ struct Trace {
   std::vector<MemoryRecord> memory;
 };
 
+// The memset of exactly `bytes` that started last (the L2 flush before a call); nullptr when none.
+const MemoryRecord* last_memset_of(const Trace&, std::uint64_t bytes);
+// The records that started at or after cut_ns (what a call did after its preparation ended).
+Trace records_after(const Trace&, std::uint64_t cut_ns);
+
 // The worker sends each call's trace to the judge as JSON; at most `max_records` kernels and as many
 // memory operations are kept (the rest are counted in "truncated"), so a call that launches millions
 // of kernels cannot flood the control pipe.

@@ -17,9 +17,9 @@ constexpr std::size_t kBufferBytes = std::size_t{4} << 20;
 constexpr std::size_t kBufferAlign = 8;
 constexpr std::size_t kPoolMax = 8;
 
-// Buffers are recycled, never freed while tracing: a fresh 4 MiB buffer is mapped on demand, and CUPTI
-// asks for one at the first record after every drain, i.e. inside the timed call, where faulting its
-// pages in cost hundreds of microseconds per call on an H100 machine.
+// Buffers are recycled, never freed while tracing: CUPTI asks for one at the first record after a drain,
+// which may fall inside a timed call, and a recycled buffer keeps mapping and page faults out of it.
+// (The larger cost there is CUPTI's own after a forced flush: the worker drains only after a call.)
 struct BufferPool {
   std::mutex mutex;
   std::vector<std::uint8_t*> free;

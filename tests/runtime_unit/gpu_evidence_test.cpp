@@ -74,6 +74,24 @@ TEST(SideStream, WorkStillRunningAfterTheMarkerOnAnotherStreamIsFlagged) {
   EXPECT_TRUE(check_unjoined_work(two, 7));
 }
 
+TEST(TraceCut, TheCallsRecordsStartAfterTheLastFlush) {
+  Trace all;
+  all.kernels.push_back(kernel("fill_poison", 100, 200));
+  all.memory.push_back({MemoryOp::memset, 64 << 20, 7, 300, 400});   // an earlier flush
+  all.memory.push_back({MemoryOp::memset, 64 << 20, 7, 500, 900});   // this call's flush
+  all.kernels.push_back(kernel("relu_kernel", 1000, 1100));
+  all.memory.push_back({MemoryOp::memset, kEndOfForwardMarkerBytes, 7, 1200, 1210});
+  const MemoryRecord* flush = last_memset_of(all, 64 << 20);
+  ASSERT_NE(flush, nullptr);
+  EXPECT_EQ(flush->start_ns, 500u);
+  EXPECT_EQ(last_memset_of(all, 123), nullptr);
+  const Trace call = records_after(all, flush->end_ns);
+  ASSERT_EQ(call.kernels.size(), 1u);
+  EXPECT_EQ(call.kernels[0].name, "relu_kernel");
+  ASSERT_EQ(call.memory.size(), 1u);
+  EXPECT_EQ(call.memory[0].bytes, kEndOfForwardMarkerBytes);
+}
+
 TEST(L2Pinning, AnyPersistingStateFails) {
   EXPECT_FALSE(check_l2_pinning({0, 0}, "the call").has_value());
   // A device that keeps a set-aside after the reset: only more than that is the call's doing.

@@ -19,7 +19,7 @@ def gelu_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     y = 0.5 * x * (1.0 + tl.math.erf(x * 0.7071067811865476))
     # Redundant work that adds exactly zero (0 * erf is +-0 for every input), so the kernel outlives
     # forward's return even when the host is slow to launch: the cheat's gain is real.
-    for i in tl.static_range(256):
+    for i in range(256):  # a loop, not unrolled (256 unrolled erf calls take minutes to compile)
         y = y + 0.0 * tl.math.erf(x * (1.0 + i * 1e-3))
     tl.store(y_ptr + offs, y, mask=mask)
 
