@@ -5,6 +5,8 @@ The candidate's first lines say what is expected (corpus/runtime/README and docs
   # runtime-task: <task dir, task.yaml or bare KernelBench .py, relative to the repo root>
   # runtime-expect: <verdict> [<reason id>]
   # runtime-expect-message: <text the reason's message must contain>   (optional)
+  # runtime-expect-message-cuda: <the same, when the run is on a GPU>    (optional; the CUDA sandbox
+      lets exec through seccomp for Triton's toolchain, so a different layer reports some violations)
 Usage: check_annotated.py KGATE REPO_ROOT CANDIDATE [extra kgate run options...]
 Exit 0 when the verdict, the reason id, the message and the exit code all match; 1 otherwise."""
 import json
@@ -19,7 +21,7 @@ def annotations(path):
         for line in f:
             if not line.startswith("#"):
                 break
-            for key in ("runtime-task", "runtime-expect", "runtime-expect-message"):
+            for key in ("runtime-task", "runtime-expect", "runtime-expect-message", "runtime-expect-message-cuda"):
                 prefix = f"# {key}:"
                 if line.startswith(prefix):
                     found[key] = line[len(prefix):].strip()
@@ -35,9 +37,12 @@ def main():
     expected = notes["runtime-expect"].split()
     want_verdict = expected[0]
     want_reason = expected[1] if len(expected) > 1 else None
-    want_message = notes.get("runtime-expect-message", "")
     task = os.path.join(root, notes["runtime-task"])
     device = [] if "--device" in extra else ["--device", "cpu"]
+    on_gpu = "--device" in extra and extra[extra.index("--device") + 1] != "cpu"
+    want_message = notes.get("runtime-expect-message", "")
+    if on_gpu and "runtime-expect-message-cuda" in notes:
+        want_message = notes["runtime-expect-message-cuda"]
     cmd = [kgate, "run", "--task", task, candidate, *device, "--format", "json", *extra]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     try:

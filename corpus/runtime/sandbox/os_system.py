@@ -1,6 +1,7 @@
 # runtime-task: corpus/runtime/sandbox/task_relu.py
 # runtime-expect: sandbox-violation sandbox-violation
 # runtime-expect-message: SIGSYS
+# runtime-expect-message-cuda: execve (os.system)
 # Runs a shell command: system(3) clones with every signal blocked, so the trap kills the worker with SIGSYS.
 import os
 import torch
