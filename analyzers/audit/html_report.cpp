@@ -261,6 +261,9 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
   // The file table: sortable, one column per metric.
   html += "<section><h2>Files</h2><div class=\"scroll\"><table id=\"files\" class=\"sortable\"><thead><tr><th>path</th><th>verdict</th>"
           "<th class=\"num\" data-type=\"num\">findings</th>";
+  const bool any_runtime =
+      std::any_of(records.begin(), records.end(), [](const auto* r) { return r->contains("runtime") && (*r)["runtime"].is_object(); });
+  if (any_runtime) html += "<th>runtime</th>";
   if (any_speedup) html += "<th class=\"num\" data-type=\"num\">speedup</th>";
   for (const auto& name : metric_names) html += "<th class=\"num\" data-type=\"num\">" + html_escape(name) + "</th>";
   html += "</tr></thead><tbody>";
@@ -271,6 +274,25 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
     html += "<tr data-path=\"" + html_escape(str(r, "path")) + "\"><td><a href=\"#file-" + std::to_string(i) + "\">" + html_escape(str(r, "path")) +
             "</a></td><td class=\"verdict-" + html_escape(verdict) + "\">" + html_escape(verdict) + "</td><td class=\"num\">" +
             std::to_string(finding_count) + "</td>";
+    if (any_runtime) {
+      // The runtime verdict, or why there is none (skipped, error), with the reasons as the cell's title.
+      std::string cell, title;
+      if (r.contains("runtime") && r["runtime"].is_object()) {
+        const auto& rt = r["runtime"];
+        if (rt.contains("verdict") && rt["verdict"].is_string()) {
+          cell = rt["verdict"].get<std::string>();
+          if (rt.contains("reasons") && rt["reasons"].is_array())
+            for (const auto& reason : rt["reasons"]) title += str(reason, "id") + ": " + str(reason, "message") + "\n";
+        } else if (rt.contains("error")) {
+          cell = "error";
+          title = rt["error"].is_string() ? rt["error"].get<std::string>() : rt["error"].dump();
+        } else if (rt.contains("skipped")) {
+          cell = "skipped";
+          title = rt["skipped"].is_string() ? rt["skipped"].get<std::string>() : rt["skipped"].dump();
+        }
+      }
+      html += "<td class=\"runtime-" + html_escape(cell) + "\" title=\"" + html_escape(title) + "\">" + html_escape(cell) + "</td>";
+    }
     if (any_speedup) {
       auto s = number_at(r, "/runtime/speedup"_json_pointer);
       html += "<td class=\"num\">" + (s ? num(*s) : std::string{}) + "</td>";

@@ -37,6 +37,7 @@
 #include "tools/kgate/cmd_tasks.h"
 #include "tools/kgate/cmd_calibrate.h"
 #include "tools/kgate/cmd_speedup.h"
+#include "tools/kgate/audit_runtime.h"
 #endif
 
 #ifndef KGATE_VERSION
@@ -255,6 +256,8 @@ struct AuditCommand {
   CheckOptions check;  // paths, policy/task, jobs, rules dir, engine and limits
   std::string out;
   std::string shard;
+  std::string runtime;  // "", "cpu" or "cuda": judge approved files with kgate run
+  int runtime_seeds = 0;
 };
 
 // What an audit's records depend on besides file contents: resuming under other settings is refused.
@@ -307,7 +310,23 @@ int run_audit(const AuditCommand& command) {
   audit_options.out_dir = command.out;
   audit_options.jobs = options.jobs;
   audit_options.progress = ::isatty(STDERR_FILENO) == 1;
-  // The runtime stage joins here (audit_options.stages) where it is built and a GPU is present.
+  if (!command.runtime.empty()) audit_options.settings["runtime"] = command.runtime;
+  if (command.runtime_seeds > 0) audit_options.settings["runtime_seeds"] = command.runtime_seeds;
+#ifdef KGATE_HAVE_RUNTIME
+  if (!command.runtime.empty()) {
+    kgate::cli::RuntimeStageOptions runtime;
+    std::error_code ec;
+    runtime.kgate = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) return usage_error("--runtime: cannot find this executable: " + ec.message());
+    runtime.tasks_dir = rules_dir.parent_path() / "tasks";
+    runtime.device = command.runtime;
+    runtime.task = options.task;
+    runtime.seeds = command.runtime_seeds;
+    audit_options.stages.push_back(kgate::cli::make_runtime_stage(runtime));
+  }
+#else
+  if (!command.runtime.empty()) return usage_error("--runtime: this kgate was built without the runtime stage");
+#endif
   auto outcome = kgate::audit::run_audit(*items, audit_options);
   if (!outcome) {
     std::cerr << "kgate: error: " << outcome.error() << "\n";
@@ -332,8 +351,23 @@ int run_audit(const AuditCommand& command) {
             << " already done";
   if (outcome->torn_dropped) std::cout << ", a torn last line dropped";
   if (outcome->stale_dropped) std::cout << ", " << outcome->stale_dropped << " stale record(s) dropped";
-  std::cout << "), " << rejected << " rejected\n"
-            << "audit: " << (fs::path(command.out) / kgate::audit::kLogName).string() << "\n"
+  std::cout << "), " << rejected << " rejected\n";
+  if (!command.runtime.empty()) {
+    // The runtime stage's verdicts, counted like the static ones (skipped: rejected statically or no task).
+    std::map<std::string, size_t> verdicts;
+    size_t skipped = 0, errors = 0;
+    for (const auto& record : outcome->records) {
+      if (!record.contains("runtime") || !record["runtime"].is_object()) continue;
+      const auto& rt = record["runtime"];
+      if (rt.contains("verdict") && rt["verdict"].is_string()) ++verdicts[rt["verdict"].get<std::string>()];
+      else if (rt.contains("error")) ++errors;
+      else ++skipped;
+    }
+    std::cout << "audit: runtime on " << command.runtime << ":";
+    for (const auto& [verdict, count] : verdicts) std::cout << " " << count << " " << verdict << ",";
+    std::cout << " " << errors << " without a report, " << skipped << " skipped\n";
+  }
+  std::cout << "audit: " << (fs::path(command.out) / kgate::audit::kLogName).string() << "\n"
             << "audit: " << report.string() << "\n";
   return kExitClean;
 }
@@ -461,6 +495,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));
   audit_cmd->add_option("--max-file-bytes", audit.check.max_file_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
   audit_cmd->add_option("DIR", audit.check.paths, "directories or files")->required();
+  audit_cmd->add_option("--runtime", audit.runtime,
+                        "also judge every approved file with kgate run on this device (its task: --task, or the file's '# runtime-task:' line)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  audit_cmd->add_option("--runtime-seeds", audit.runtime_seeds, "kgate run --seeds for the runtime stage (0: its default)")
+      ->check(CLI::NonNegativeNumber);
 
   std::vector<std::string> metric_paths;
   uint64_t metric_max_bytes = kgate::ingest::Limits{}.max_file_bytes;
