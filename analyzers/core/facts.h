@@ -68,6 +68,9 @@ struct Module {
   Span span;                 // where the embedded text sits in the host file
   int extension = -1;        // index into FactSet::extensions for embedded sources
   CodeMetrics metrics;       // of this text as a whole (for the host: the whole file)
+  // Only while a C++ engine runs on the sources load_inline joins into this module's text
+  // (cuda::extract_facts): each joined module and the offset where its text starts here. Empty otherwise.
+  std::vector<std::pair<int, uint32_t>> joined;
 };
 
 struct Function {
