@@ -25,7 +25,7 @@ enum class TokenRole : uint8_t { Operator, Operand, ClosingBracket };
 // `__attribute__`, `__inline__`), and CUDA's declaration specifiers (`__global__`, `__device__`, ...), which
 // nvcc reads as keywords and Clang implements as macros. The tree-sitter counter classifies by this
 // list; the Clang counter asks Clang's identifier table and this list only for the CUDA words
-// (tests/unit/cuda/cuda_clang_metrics_test.cpp checks that the two agree).
+// (tests/unit/cuda/cuda_clang_metrics_test.cpp and metrics.reference_tools check that both count alike).
 bool is_cpp_keyword(std::string_view word);
 bool is_cuda_keyword(std::string_view word);
 // Keywords that name values, hence operands: true false nullptr this.
