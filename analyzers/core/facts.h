@@ -55,6 +55,8 @@ struct CodeMetrics {
   double mi_original = 0;          // 171 - 5.2 ln V - 0.23 CC - 16.2 ln LLOC
   double mi_normalized = 0;        // max(0, original * 100 / 171)
   double mi_comments = 0;          // normalised, with the comment term, clamped to [0, 100]
+  // Which counter measured it: "tree-sitter-python", "tree-sitter-cuda" or "clang" (a static string).
+  std::string_view counted_by;
 };
 
 // One analysed text: the host file, or a C++/CUDA string embedded in it, or a file named by load().
@@ -66,6 +68,9 @@ struct Module {
   Span span;                 // where the embedded text sits in the host file
   int extension = -1;        // index into FactSet::extensions for embedded sources
   CodeMetrics metrics;       // of this text as a whole (for the host: the whole file)
+  // Only while a C++ engine runs on the sources load_inline joins into this module's text
+  // (cuda::extract_facts): each joined module and the offset where its text starts here. Empty otherwise.
+  std::vector<std::pair<int, uint32_t>> joined;
 };
 
 struct Function {

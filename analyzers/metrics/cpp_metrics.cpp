@@ -1,15 +1,17 @@
-// C++/CUDA counting rules (docs/metrics.md), on a tree-sitter-cuda parse of each module. The Clang
-// engine's facts get the same numbers: they are matched by position, and the counting is lexical
-// (lizard's decisions), which the preprocessed Clang AST cannot give (#if branches, macros).
+// The tree-sitter-cuda counter of C++/CUDA metrics (docs/metrics.md), for modules whose facts the
+// Clang engine did not make (it counts its own: analyzers/cuda/clang/clang_metrics.cpp). It finds the
+// decisions, logical lines, tokens and comments of a tree-sitter-cuda parse and hands them to the
+// shared CppLedger (cpp_counting.h), which applies the counting rules.
 #include "analyzers/metrics/cpp_metrics.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "analyzers/cuda/cuda_common.h"
-#include "analyzers/metrics/maintainability.h"
+#include "analyzers/metrics/cpp_counting.h"
 #include "analyzers/python/ts_node.h"
 
 extern "C" const TSLanguage* tree_sitter_cuda(void);
@@ -21,22 +23,41 @@ using ts::is;
 
 bool is_cpp(Language l) { return l == Language::Cuda || l == Language::Cpp; }
 
-// One decision of McCabe's count, as lizard counts C++ (if for while case catch && || ?: #if #ifdef #elif).
-bool is_decision(TSNode n, std::string_view src) {
+// A directive token's name without `#` and spaces: "# define" -> "define".
+std::string_view directive_name(std::string_view token) {
+  token.remove_prefix(1);
+  while (!token.empty() && (token.front() == ' ' || token.front() == '\t')) token.remove_prefix(1);
+  return token;
+}
+
+// Where one decision of McCabe's count sits (lizard's: if for while do case catch && || ?: #if #ifdef
+// #elif), or nullopt: the keyword, the operator, or the directive.
+std::optional<uint32_t> decision_at(TSNode n, std::string_view src) {
   const std::string_view t = ts::type(n);
   if (t == "if_statement" || t == "for_statement" || t == "for_range_loop" || t == "while_statement" || t == "do_statement" ||
-      t == "catch_clause" || t == "conditional_expression")
-    return true;
-  if (t == "case_statement") return !ts_node_is_null(ts::field(n, "value"));  // `default:` decides nothing
+      t == "catch_clause")
+    return ts_node_start_byte(n);
+  if (t == "case_statement") {
+    if (ts_node_is_null(ts::field(n, "value"))) return std::nullopt;  // `default:` decides nothing
+    return ts_node_start_byte(n);
+  }
+  if (t == "conditional_expression") {
+    for (uint32_t i = 0, k = ts::count(n); i < k; ++i)
+      if (ts::type(ts::child(n, i)) == "?") return ts_node_start_byte(ts::child(n, i));
+    return std::nullopt;
+  }
   if (t == "binary_expression") {
-    const std::string_view op = ts::text(ts::field(n, "operator"), src);
-    return op == "&&" || op == "||" || op == "and" || op == "or";
+    const TSNode op = ts::field(n, "operator");
+    const std::string_view o = ts::text(op, src);
+    if (o == "&&" || o == "||" || o == "and" || o == "or") return ts_node_start_byte(op);
+    return std::nullopt;
   }
   if (t == "preproc_if" || t == "preproc_ifdef" || t == "preproc_elif") {
-    const std::string_view directive = ts::text(ts::child(n, 0), src);
-    return directive == "#if" || directive == "#ifdef" || directive == "#elif";
+    const TSNode directive = ts::child(n, 0);
+    const std::string_view d = ts::text(directive, src);
+    if (!d.empty() && d.front() == '#' && is_deciding_directive(directive_name(d))) return ts_node_start_byte(directive);
   }
-  return false;
+  return std::nullopt;
 }
 
 // A statement, declaration or directive: one logical line.
@@ -56,60 +77,70 @@ bool is_atomic(std::string_view t) {
   return t == "string_literal" || t == "raw_string_literal" || t == "char_literal" || t == "system_lib_string";
 }
 
-bool is_operand(TSNode leaf) {
-  // Named leaves are identifiers and literals; type keywords are named too but are operators.
-  const std::string_view t = ts::type(leaf);
-  return ts_node_is_named(leaf) && t != "primitive_type" && t != "sized_type_specifier";
+bool is_literal(std::string_view t) {
+  return t == "number_literal" || t == "string_literal" || t == "raw_string_literal" || t == "char_literal" ||
+         t == "system_lib_string" || t == "preproc_arg";
 }
 
-struct Counter {
+bool blank(std::string_view s) { return s.find_first_not_of(" \t\r\n\\") == std::string_view::npos; }
+
+// Halstead's role of a leaf token, by the rules (not by tree-sitter's naming: `size_t` is a
+// primitive_type there but an identifier in C++; `static_cast` an identifier there but a keyword).
+TokenRole role_of(TSNode leaf, std::string_view token) {
+  if (token == ")" || token == "]" || token == "}") return TokenRole::ClosingBracket;
+  if (token.front() == '#') return TokenRole::Operator;  // a directive: `#include`, `#pragma`
+  const std::string_view t = ts::type(leaf);
+  if (is_literal(t) || is_literal_keyword(token)) return TokenRole::Operand;
+  if (!ts_node_is_named(leaf) || is_cpp_keyword(token) || is_cuda_keyword(token)) return TokenRole::Operator;
+  return TokenRole::Operand;  // identifiers of every kind (type, field, namespace, label)
+}
+
+struct LedgerBuilder {
   std::string_view src;
-  int64_t decisions = 0;
-  int64_t lloc = 0;
-  std::set<std::string> operators, operands;
-  int64_t operators_total = 0, operands_total = 0;
-  std::set<uint32_t> code_lines, comment_lines;  // 0-based rows of the module text
+  CppLedger& ledger;
 
   // Hostile nesting stops the count, not the process: nothing nested deeper than kMaxDepth is counted.
   static constexpr int kMaxDepth = 1000;
 
-  void walk(TSNode n, int depth = 0) {
+  void walk(TSNode n, int depth = 0, bool in_directive = false) {
     if (depth > kMaxDepth) return;
     const std::string_view t = ts::type(n);
-    if (is_decision(n, src)) ++decisions;
-    if (is_logical_line(t)) ++lloc;
+    // A directive's condition (`#if A && B`) is one decision, the directive's, as lizard counts it.
+    if (!in_directive)
+      if (auto at = decision_at(n, src)) ledger.decision(*at);
+    // `struct S { ... };` inside a class declares a type, not a member: not a logical line.
+    if (is_logical_line(t) && !(t == "field_declaration" && ts_node_is_null(ts::field(n, "declarator"))))
+      ledger.logical_line(ts_node_start_byte(n));
     const TSPoint start = ts_node_start_point(n), end = ts_node_end_point(n);
     if (t == "comment") {
-      for (uint32_t r = start.row; r <= end.row; ++r) comment_lines.insert(r);
+      ledger.comment(ts_node_start_byte(n), start.row, end.row);
       return;
     }
     if (ts::count(n) == 0 || is_atomic(t)) {
-      for (uint32_t r = start.row; r <= end.row; ++r) code_lines.insert(r);
-      const std::string token(ts::text(n, src));
-      if (token.empty()) return;  // a MISSING node of a repaired parse
-      if (is_operand(n)) {
-        operands.insert(token);
-        ++operands_total;
-      } else if (token != ")" && token != "]" && token != "}") {  // a bracket pair is one operator
-        operators.insert(token);
-        ++operators_total;
+      std::string_view token = ts::text(n, src);
+      if (t == "preproc_arg")  // a macro's replacement text: one operand, as written
+        while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\r')) token.remove_suffix(1);
+      if (token.empty() || blank(token)) return;  // a MISSING node of a repaired parse; a directive's newline
+      // A directive spelled with spaces (`# define`) is the same operator as `#define`.
+      if (token.front() == '#' && directive_name(token).size() + 1 != token.size())
+        token = ledger.own("#" + std::string(directive_name(token)));
+      // The rows of the token itself: a leaf that ends a line (`preproc_arg`) ends there.
+      const uint32_t last_row = end.column == 0 && end.row > start.row ? end.row - 1 : end.row;
+      if (t == "number_literal" && token.size() > 1 && (token.front() == '-' || token.front() == '+')) {
+        // tree-sitter-cuda reads `-1` as one literal; C++ (and Clang's lexer) as the operator `-` and `1`.
+        ledger.token(ts_node_start_byte(n), token.substr(0, 1), TokenRole::Operator, start.row, start.row);
+        ledger.token(ts_node_start_byte(n) + 1, token.substr(1), TokenRole::Operand, start.row, last_row);
+        return;
       }
+      ledger.token(ts_node_start_byte(n), token, role_of(n, token), start.row, last_row);
       return;
     }
+    const TSNode condition = t == "preproc_if" || t == "preproc_elif" ? ts::field(n, "condition") : TSNode{};
     const uint32_t k = ts::count(n);
-    for (uint32_t i = 0; i < k; ++i) walk(ts::child(n, i), depth + 1);
-  }
-
-  void fill(CodeMetrics& m) const {
-    m.cyclomatic = 1 + decisions;
-    m.operators_distinct = static_cast<int64_t>(operators.size());
-    m.operands_distinct = static_cast<int64_t>(operands.size());
-    m.operators_total = operators_total;
-    m.operands_total = operands_total;
-    m.sloc = static_cast<int64_t>(code_lines.size());
-    m.lloc = lloc;
-    m.comment_lines = static_cast<int64_t>(comment_lines.size());
-    finish(m, m.sloc > 0 ? static_cast<double>(m.comment_lines) / static_cast<double>(m.sloc) * 100.0 : 0.0);
+    for (uint32_t i = 0; i < k; ++i) {
+      const TSNode c = ts::child(n, i);
+      walk(c, depth + 1, in_directive || (!ts_node_is_null(condition) && ts_node_eq(c, condition)));
+    }
   }
 };
 
@@ -167,6 +198,9 @@ void measure_module(const SourceFile& host, FactSet& facts, int module, const Po
   if (!tree) return;
   const TSNode root = ts_tree_root_node(tree.get());
 
+  CppLedger ledger;
+  LedgerBuilder{text, ledger}.walk(root);
+  constexpr std::string_view kCounter = "tree-sitter-cuda";
   std::vector<TSNode> defs;
   definitions(root, defs, 0);
   for (TSNode def : defs) {
@@ -174,14 +208,10 @@ void measure_module(const SourceFile& host, FactSet& facts, int module, const Po
     if (ts_node_is_null(name)) continue;
     const Span at = cuda::host_span(host, mod, ts_node_start_byte(name), ts_node_end_byte(name));
     auto it = by_position.find({at.line, at.col});
-    if (it == by_position.end()) continue;
-    Counter c{text};
-    c.walk(def);
-    c.fill(facts.functions[it->second].metrics);
+    if (it == by_position.end() || facts.functions[it->second].metrics.measured) continue;
+    ledger.measure(ts_node_start_byte(def), ts_node_end_byte(def), facts.functions[it->second].metrics, kCounter);
   }
-  Counter whole{text};
-  whole.walk(root);
-  whole.fill(facts.modules[module].metrics);
+  ledger.measure(0, static_cast<uint32_t>(text.size()), facts.modules[module].metrics, kCounter);
 }
 
 }  // namespace
@@ -189,7 +219,9 @@ void measure_module(const SourceFile& host, FactSet& facts, int module, const Po
 void measure_cpp(const SourceFile& host, FactSet& facts) {
   const Positions by_position = cpp_functions_by_position(facts);
   for (size_t m = 0; m < facts.modules.size(); ++m)
-    if (is_cpp(facts.modules[m].language)) measure_module(host, facts, static_cast<int>(m), by_position);
+    // Modules the Clang engine made facts of are measured already (by its own counter).
+    if (is_cpp(facts.modules[m].language) && !facts.modules[m].metrics.measured)
+      measure_module(host, facts, static_cast<int>(m), by_position);
 }
 
 }  // namespace kgate::metrics

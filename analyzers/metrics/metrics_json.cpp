@@ -19,7 +19,10 @@ nlohmann::json maintainability_json(const FactSet& facts) {
   for (size_t i = 0; i < facts.modules.size(); ++i) {
     const Module& m = facts.modules[i];
     if (!m.metrics.measured) continue;
-    nlohmann::json item = {{"role", m.role}, {"language", std::string(to_string(m.language))}, {"line", m.span.line}};
+    nlohmann::json item = {{"role", m.role},
+                           {"language", std::string(to_string(m.language))},
+                           {"line", m.span.line},
+                           {"counted_by", std::string(m.metrics.counted_by)}};
     add_fields(item, m.metrics);
     if (i == 0) {
       item.erase("role");
@@ -36,7 +39,8 @@ nlohmann::json maintainability_json(const FactSet& facts) {
                            {"kind", std::string(to_string(f.kind))},
                            {"language", std::string(to_string(language))},
                            {"line", f.span.line},
-                           {"col", f.span.col}};
+                           {"col", f.span.col},
+                           {"counted_by", std::string(f.metrics.counted_by)}};
     add_fields(item, f.metrics);
     out["functions"].push_back(item);
   }

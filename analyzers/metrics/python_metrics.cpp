@@ -346,6 +346,7 @@ void measure_python(TSNode root, std::string_view text, FactSet& facts) {
     m.sloc = lines.sloc;
     m.lloc = lines.lloc;
     m.comment_lines = lines.comments + lines.multi;
+    m.counted_by = "tree-sitter-python";
     finish(m, lines.comment_percent());
   }
 
@@ -359,6 +360,7 @@ void measure_python(TSNode root, std::string_view text, FactSet& facts) {
   file.sloc = lines.sloc;
   file.lloc = lines.lloc;
   file.comment_lines = lines.comments + lines.multi;
+  file.counted_by = "tree-sitter-python";
   finish(file, lines.comment_percent());
   // File findings sit on the first line of code, where an annotation or a suppression can name them.
   for (const LineGroup& g : groups)

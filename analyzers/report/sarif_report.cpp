@@ -167,6 +167,14 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
       sarif_results.push_back(std::move(result));
     }
   }
+  // The maintainability metrics (docs/metrics.md) of each file, where SARIF keeps data about a file:
+  // its artifact's property bag (file, embedded modules and functions, as `kgate metrics` prints them).
+  nlohmann::json artifacts = nlohmann::json::array();
+  for (const auto& file : results) {
+    const auto it = file.metrics.find("maintainability");
+    if (it == file.metrics.end() || !it->is_object() || it->value("file", nlohmann::json()).is_null()) continue;
+    artifacts.push_back({{"location", {{"uri", sarif_uri(file.path, base_dir)}}}, {"properties", {{"maintainability", *it}}}});
+  }
   nlohmann::json driver = {{"name", "kgate"},
                            {"version", std::string(tool_version)},
                            {"rules", std::move(driver_rules)}};
@@ -175,6 +183,7 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
           {"version", "2.1.0"},
           {"runs", nlohmann::json::array({{{"tool", {{"driver", std::move(driver)}}},
                                             {"columnKind", "unicodeCodePoints"},
+                                            {"artifacts", std::move(artifacts)},
                                             {"results", std::move(sarif_results)}}})}};
 }
 

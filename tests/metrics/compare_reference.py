@@ -8,7 +8,13 @@ of docs/metrics.md are the same; every difference must be one that docs/metrics.
 test recomputes each listed difference independently (from Python's ast, or from the C++ text) and
 asserts that it explains the gap exactly. Anything else fails.
 
-Usage: compare_reference.py KGATE CORPUS_DIR   (run with the venv's python: radon and lizard are imported)
+C++/CUDA is measured twice: by the tree-sitter-cuda counter (`--cpp-engine tree-sitter`) and, when
+the binary has the Clang engine (`--clang`, passed by tests/CMakeLists.txt when kgate_clang is built),
+by the Clang counter. Each is compared with lizard, every Clang-counted function must say
+`counted_by: clang`, and the two counters must give the same numbers on every C++ function and module,
+except the listed difference (Clang's LLOC lacks statements its AST dropped as invalid).
+
+Usage: compare_reference.py KGATE CORPUS_DIR [--clang]   (run with the venv's python: radon and lizard are imported)
 """
 import ast
 import json
@@ -161,8 +167,11 @@ def source_line(sources, line):
     return ""
 
 
-def compare_cpp(path, result, sources):
+def compare_cpp(path, result, sources, counter):
     kgate = [f for f in result["functions"] if f["language"] in ("cuda", "cpp")]
+    for f in kgate:
+        if f["counted_by"] != counter:
+            fail(f"{path}:{f['line']}: {f['name']}: counted by {f['counted_by']}, expected {counter}")
     ranges = [(first, first + text.count("\n")) for first, text in sources]
     theirs = {}
     for first_line, text in sources:
@@ -183,11 +192,11 @@ def compare_cpp(path, result, sources):
                 fail(f"{path}:{f['line']}: {f['name']}: lizard reports no such C++ function")
             continue
         matched.add(key)
-        tally["C++ functions"] += 1
+        tally[f"C++ functions ({counter})"] += 1
         if f["cyclomatic"] == theirs[key]:
-            tally["C++ CC = lizard"] += 1
+            tally[f"C++ CC = lizard ({counter})"] += 1
         else:
-            fail(f"{path}:{f['line']}: {f['name']}: CC kgate {f['cyclomatic']} lizard {theirs[key]}")
+            fail(f"{path}:{f['line']}: {f['name']}: CC {counter} {f['cyclomatic']} lizard {theirs[key]}")
     for key in sorted(set(theirs) - matched):
         # Where no C++ engine records the macro block as a function (tree-sitter-cuda, and Clang on
         # embedded sources that load_inline completes), kgate has no function to measure. Listed.
@@ -200,27 +209,70 @@ def compare_cpp(path, result, sources):
             fail(f"{path}:{key[0]}: {key[1]}: kgate reports no metrics for this C++ function")
 
 
+COUNTED_FIELDS = ("cyclomatic", "operators_distinct", "operands_distinct", "operators_total", "operands_total",
+                  "sloc", "lloc", "comment_lines")
+
+
+def compare_counters(path, clang, tree_sitter):
+    """The Clang and tree-sitter-cuda counters implement the same rules: equal counts on every C++
+    function and module. Listed difference: a statement Clang rejects (an undeclared name) and drops
+    from its AST is no logical line in Clang's count, so there Clang's LLOC is lower, and only LLOC."""
+    for kind in ("functions", "modules"):
+        def cpp(result):
+            return {(x["line"], x.get("name")): x for x in result[kind] or [] if x["language"] in ("cuda", "cpp")}
+        ours, theirs = cpp(clang), cpp(tree_sitter)
+        # A macro block (PYBIND11_MODULE(m, ...) { ... }): tree-sitter-cuda names it by the macro, Clang by
+        # the function the macro defines (pybind11_init_<m>). Same block, same line.
+        for line, name in [k for k in theirs if k[1] in MACRO_BLOCKS and k not in ours]:
+            same_line = [k for k in ours if k[0] == line and k not in theirs]
+            if len(same_line) == 1:
+                theirs[same_line[0]] = theirs.pop((line, name))
+        if ours.keys() != theirs.keys():
+            fail(f"{path}: the counters measured different C++ {kind}: {sorted(ours.keys() ^ theirs.keys())}")
+        for key in sorted(ours.keys() & theirs.keys()):
+            differ = [f for f in COUNTED_FIELDS if ours[key][f] != theirs[key][f]]
+            if not differ:
+                tally[f"C++ {kind}: Clang counts = tree-sitter counts"] += 1
+            elif differ == ["lloc"] and ours[key]["lloc"] < theirs[key]["lloc"]:
+                tally[f"C++ {kind}: Clang LLOC below tree-sitter's (listed: dropped invalid statements)"] += 1
+            else:
+                fail(f"{path}:{key[0]}: {key[1]}: Clang and tree-sitter counts differ in {differ}: "
+                     f"{[ours[key][f] for f in differ]} vs {[theirs[key][f] for f in differ]}")
+
+
+def measure(kgate_exe, corpus, engine):
+    out = subprocess.run([kgate_exe, "metrics", "--cpp-engine", engine, "--format", "json", str(corpus)],
+                         capture_output=True, text=True, check=True)
+    return {Path(f["path"]).resolve(): f["metrics"]["maintainability"] for f in json.loads(out.stdout)["files"]}
+
+
 def main():
     kgate_exe, corpus = sys.argv[1], Path(sys.argv[2])
-    out = subprocess.run([kgate_exe, "metrics", "--format", "json", str(corpus)], capture_output=True, text=True, check=True)
-    results = {Path(f["path"]).resolve(): f["metrics"]["maintainability"] for f in json.loads(out.stdout)["files"]}
+    with_clang = "--clang" in sys.argv[3:]
+    runs = {"tree-sitter-cuda": measure(kgate_exe, corpus, "tree-sitter")}
+    if with_clang:
+        runs["clang"] = measure(kgate_exe, corpus, "auto")
     for path in sorted(corpus.rglob("*")):
         if path.suffix not in (".py", ".cu"):
             continue
-        result = results.get(path.resolve())
-        if result is None or result["file"] is None:
-            fail(f"{path}: kgate reported no metrics")
-            continue
-        if path.suffix == ".py":
-            compare_python(path, result)
-            compare_cpp(path, result, embedded_sources(path))
-        else:
-            compare_cpp(path, result, [(1, path.read_text())])
+        for counter, results in runs.items():
+            result = results.get(path.resolve())
+            if result is None or result["file"] is None:
+                fail(f"{path}: kgate reported no metrics ({counter})")
+                continue
+            if path.suffix == ".py":
+                if counter == "tree-sitter-cuda":
+                    compare_python(path, result)  # the same Python counter in both runs
+                compare_cpp(path, result, embedded_sources(path), counter)
+            else:
+                compare_cpp(path, result, [(1, path.read_text())], counter)
+        if with_clang and all(r.get(path.resolve()) for r in runs.values()):
+            compare_counters(path, runs["clang"][path.resolve()], runs["tree-sitter-cuda"][path.resolve()])
     for key in sorted(tally):
         print(f"{key}: {tally[key]}")
     for message in failures:
         print("FAIL", message)
-    if not tally["python functions"] or not tally["C++ functions"]:
+    if not tally["python functions"] or not all(tally[f"C++ functions ({c})"] for c in runs):
         print("FAIL nothing was compared")
         return 1
     return 1 if failures else 0

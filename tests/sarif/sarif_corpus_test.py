@@ -13,6 +13,7 @@ Checks, in order:
      second run does too.
 """
 import copy
+import glob
 import json
 import os
 import subprocess
@@ -90,6 +91,17 @@ def main():
             problems.append(f"result {i}: no region.startLine")
         if len(result.get("partialFingerprints", {}).get("primaryLocationLineHash", "")) != 16:
             problems.append(f"result {i}: no primaryLocationLineHash")
+
+    # The maintainability metrics ride in each analysed file's artifact (run.artifacts[].properties).
+    artifacts = {a["location"]["uri"]: a.get("properties", {}).get("maintainability") for a in run.get("artifacts", [])}
+    analysed = {os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "corpus", "**", "*.py"), recursive=True)}
+    for path in sorted(analysed - set(artifacts)):
+        problems.append(f"{path}: no artifact with its maintainability metrics")
+    for uri, metrics in artifacts.items():
+        if not metrics or not isinstance(metrics.get("file", {}).get("mi_comments"), (int, float)):
+            problems.append(f"artifact {uri}: no properties.maintainability.file.mi_comments")
+    if not any(f["language"] in ("cuda", "cpp") for m in artifacts.values() if m for f in m["functions"]):
+        problems.append("no C++/CUDA function metrics in the artifacts")
 
     # 4. Stable across spellings of the same path and across runs.
     for target in ("./corpus/", f"{root}/corpus", "corpus"):

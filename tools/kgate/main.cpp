@@ -419,13 +419,15 @@ int run_rules(const std::string& rules_dir_option, bool validate, const std::str
   return problems.empty() ? kExitClean : kExitFindings;
 }
 
-int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes, const std::string& format) {
+int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes, const std::string& format,
+                const std::string& cpp_engine) {
   for (const auto& path : paths) {
     std::error_code ec;
     if (!fs::exists(path, ec)) return usage_error("no such file or directory: " + path);
   }
   kgate::AnalysisContext context;  // no rules: metrics only
   context.limits.max_file_bytes = max_file_bytes;
+  context.cpp_engine = cpp_engine;  // which counter measures C++/CUDA: Clang's (auto) or tree-sitter-cuda's
   std::vector<kgate::BatchItem> items;
   for (const auto& file : kgate::discover_files(paths, nullptr)) items.push_back({file, &context});
   const std::vector<kgate::FileResult> results = kgate::analyze_batch(items, 0);
@@ -504,10 +506,13 @@ int main(int argc, char** argv) {
   std::vector<std::string> metric_paths;
   uint64_t metric_max_bytes = kgate::ingest::Limits{}.max_file_bytes;
   std::string metric_format = "text";
+  std::string metric_cpp_engine = "auto";
   CLI::App* metrics_cmd = app.add_subcommand("metrics", "print maintainability metrics (docs/metrics.md)");
   metrics_cmd->add_option("--format", metric_format, "output format")->check(CLI::IsMember({"text", "json"}));
   metrics_cmd->add_option("PATH", metric_paths, "files or directories")->required();
   metrics_cmd->add_option("--max-file-bytes", metric_max_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
+  metrics_cmd->add_option("--cpp-engine", metric_cpp_engine, "counter for C++/CUDA: auto (Clang where built in) or tree-sitter")
+      ->check(CLI::IsMember({"auto", "tree-sitter"}));
 
 #ifdef KGATE_HAVE_RUNTIME
   const kgate::cli::RegisteredCommand run_cmd = kgate::cli::add_run_command(app);
@@ -527,7 +532,7 @@ int main(int argc, char** argv) {
     if (check_cmd->parsed()) return run_check(check);
     if (audit_cmd->parsed()) return run_audit(audit);
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
-    if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes, metric_format);
+    if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes, metric_format, metric_cpp_engine);
 #ifdef KGATE_HAVE_RUNTIME
     if (run_cmd.app->parsed()) return run_cmd.run();
     if (tasks_cmd.app->parsed()) return tasks_cmd.run();

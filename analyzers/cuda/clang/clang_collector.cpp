@@ -100,6 +100,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
     finish();
   }
 
+  // Every function definition recorded, with its index in facts.functions (for the metrics).
+  const std::vector<std::pair<const FunctionDecl*, int>>& definitions() const { return definitions_; }
+
   // ---- declarations ----
 
   bool TraverseDecl(Decl* d) {
@@ -269,6 +272,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::set<const VarDecl*> mutated_globals_;
   std::vector<std::pair<unsigned, unsigned>> callee_ranges_;  // main-file offsets of recorded callees
   std::vector<std::tuple<unsigned, unsigned, int>> function_ranges_;
+  std::vector<std::pair<const FunctionDecl*, int>> definitions_;
 
   int current_function() const { return fn_stack_.empty() ? -1 : fn_stack_.back(); }
 
@@ -488,6 +492,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     int idx = static_cast<int>(facts_.functions.size());
     facts_.functions.push_back(std::move(f));
     function_index_[fd->getCanonicalDecl()] = idx;
+    definitions_.emplace_back(fd, idx);
     if (auto o = offsets(fd->getSourceRange())) function_ranges_.emplace_back(o->first, o->second, idx);
     return idx;
   }
@@ -1275,6 +1280,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
 void collect_facts(ASTContext& context, CollectorInput& input) {
   Collector collector(context, input);
   collector.run();
+  measure_translation_unit(context, input, collector.definitions());
 }
 
 }  // namespace kgate::cuda

@@ -6,6 +6,7 @@
 
 #include "analyzers/core/facts.h"
 #include "analyzers/core/source.h"
+#include "analyzers/cuda/clang/clang_metrics.h"
 
 namespace clang {
 class ASTContext;
@@ -28,8 +29,10 @@ struct CollectorInput {
   std::vector<clang::Decl*> top_level;  // main-file declarations, in order
   std::vector<ClangError> errors;
   std::vector<std::pair<unsigned, std::string>> includes;  // (offset of the directive, spelled name)
+  PreprocessorRecord preprocessor;                         // for the metrics (clang_metrics.h)
 };
 
+// Appends the facts of the translation unit, with the maintainability metrics of its functions and module(s).
 void collect_facts(clang::ASTContext& context, CollectorInput& input);
 
 }  // namespace kgate::cuda

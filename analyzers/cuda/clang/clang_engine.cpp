@@ -187,6 +187,7 @@ class CollectAction : public clang::ASTFrontendAction {
   explicit CollectAction(RunState& state) : state_(state) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
     ci.getPreprocessor().addPPCallbacks(std::make_unique<IncludeRecorder>(ci.getSourceManager(), state_.input.includes));
+    ci.getPreprocessor().addPPCallbacks(record_preprocessor(ci.getSourceManager(), state_.input.preprocessor));
     return std::make_unique<CollectConsumer>(state_, ci.getSourceManager());
   }
 

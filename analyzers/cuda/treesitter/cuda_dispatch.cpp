@@ -70,10 +70,12 @@ void extract_facts(const SourceFile& host, FactSet& facts, std::vector<Diagnosti
           saved_text = first.text;
           saved_map = first.map;
           merged = true;
+          first.joined = {{i, 0}};
         }
         uint32_t last = first.map.host_offset(static_cast<uint32_t>(first.text.size()) - (first.text.empty() ? 0 : 1));
         first.text += '\n';
         first.map.append(last);
+        first.joined.emplace_back(j, static_cast<uint32_t>(first.text.size()));
         first.text += other.text;
         first.map.append_map(other.map);
         done[j] = 1;
@@ -101,6 +103,7 @@ void extract_facts(const SourceFile& host, FactSet& facts, std::vector<Diagnosti
     if (merged) {
       facts.modules[i].text = std::move(saved_text);
       facts.modules[i].map = std::move(saved_map);
+      facts.modules[i].joined.clear();
     }
   }
   if (facts.modules[0].language != Language::Python)
