@@ -694,7 +694,30 @@ class Judge {
     const Tolerance tolerance = result.distribution == Distribution::huge
                                     ? scaled_to_output(task_.tolerance_for(result.dtype), expected)
                                     : task_.tolerance_for(result.dtype);
-    const CompareResult compared = compare_outputs(expected, output, tolerance, task_.contract, task_.quantization);
+    CompareResult compared = compare_outputs(expected, output, tolerance, task_.contract, task_.quantization);
+    // A reference in fp16/bf16 rounds after every op; an honest kernel that keeps fp32 registers and
+    // rounds once can be further from it than the tolerance where the arithmetic cancels (seen on an
+    // H100: a degree-7 Horner polynomial, |error| 24 in the fp16 reference). Such an output is judged
+    // again against the reference run in fp32 from the same (exactly widened) inputs and parameters,
+    // rounded once to the run's dtype; it passes if either comparison does.
+    if (!compared.ok && (compared.reason_id == "mismatch" || compared.reason_id == "norm-mismatch") &&
+        (result.dtype == DType::fp16 || result.dtype == DType::bf16)) {
+      try {
+        py::list widened;
+        for (const auto& t : originals) widened.append(embed::wrap(t.clone()));
+        at::Tensor precise = embed::unwrap(helper.attr("run_reference_fp32")(model, widened)).to(expected.scalar_type());
+        const Tolerance wide_tolerance = result.distribution == Distribution::huge
+                                             ? scaled_to_output(task_.tolerance_for(result.dtype), precise)
+                                             : task_.tolerance_for(result.dtype);
+        CompareResult again = compare_outputs(precise, output, wide_tolerance, task_.contract, task_.quantization);
+        if (again.ok) {
+          compared = std::move(again);
+          result.matched_fp32_reference = true;
+        }
+      } catch (const py::error_already_set& e) {
+        return Error{"the reference failed in fp32: " + embed::error_text(e)};
+      }
+    }
     result.max_abs_err = compared.max_abs_err;
     result.max_rel_err = compared.max_rel_err;
     result.norm_err_ratio = compared.norm_err_ratio;
@@ -883,6 +906,7 @@ json to_json(const RunReport& report) {
               {"determinism_checked", c.determinism_checked},
               {"verdict", std::string(verdict_name(c.verdict))},
               {"timed", c.timed},
+              {"matched_fp32_reference", c.matched_fp32_reference},
               {"errors", {{"max_abs", c.max_abs_err}, {"max_rel", c.max_rel_err}, {"norm_ratio", c.norm_err_ratio},
                           {"mismatches", c.mismatches}}}};
     if (c.reason) item["reason"] = {{"id", c.reason->id}, {"message", c.reason->message}};

@@ -61,6 +61,9 @@ struct CaseResult {
   double max_rel_err = 0;
   double norm_err_ratio = 0;
   std::int64_t mismatches = 0;
+  // fp16/bf16 runs: the output matched only the reference recomputed in fp32 from the same inputs and
+  // parameters (rounded once to the run's dtype), not the reference's own reduced-precision arithmetic.
+  bool matched_fp32_reference = false;
 };
 
 struct RunReport {

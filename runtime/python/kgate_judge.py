@@ -2,6 +2,7 @@
 model, produces the input structure from get_inputs(), and holds the CUDA arena. Runs in the trusted
 kgate process; never sees the candidate."""
 import base64
+import copy
 import importlib.util
 import json
 import sys
@@ -87,6 +88,15 @@ def run_reference(model, inputs):
     if not isinstance(out, torch.Tensor):
         raise TypeError(f"the reference returned a {type(out).__name__}, not a tensor")
     return out
+
+
+def run_reference_fp32(model, inputs):
+    """The reference again in fp32: a copy of the model with its (fp16/bf16) parameters and buffers widened,
+    the floating inputs widened (both exact), so that only the arithmetic is more precise. The caller
+    rounds the output to the run's dtype."""
+    wide = copy.deepcopy(model).float()
+    widened = [t.float() if t.is_floating_point() else t for t in inputs]
+    return run_reference(wide, widened)
 
 
 def make_cuda_arena(nbytes):

@@ -7,6 +7,8 @@ The candidate's first lines say what is expected (corpus/runtime/README and docs
   # runtime-expect-message: <text the reason's message must contain>   (optional)
   # runtime-expect-message-cuda: <the same, when the run is on a GPU>    (optional; the CUDA sandbox
       lets exec through seccomp for Triton's toolchain, so a different layer reports some violations)
+  # runtime-expect-fp32-reference: yes|no   (optional; whether some case passed only against the fp32
+      recomputation of an fp16/bf16 reference, which rounds after every op)
 Usage: check_annotated.py KGATE REPO_ROOT CANDIDATE [extra kgate run options...]
 Exit 0 when the verdict, the reason id, the message and the exit code all match; 1 otherwise."""
 import json
@@ -21,7 +23,8 @@ def annotations(path):
         for line in f:
             if not line.startswith("#"):
                 break
-            for key in ("runtime-task", "runtime-expect", "runtime-expect-message", "runtime-expect-message-cuda"):
+            for key in ("runtime-task", "runtime-expect", "runtime-expect-message", "runtime-expect-message-cuda",
+                        "runtime-expect-fp32-reference"):
                 prefix = f"# {key}:"
                 if line.startswith(prefix):
                     found[key] = line[len(prefix):].strip()
@@ -72,6 +75,13 @@ def main():
         problems.append(f"exit code {proc.returncode}, expected {want_code}")
     if not report["cases"]:
         problems.append("no case ran")
+    # yes: at least one case passed only against the fp32 recomputation of an fp16/bf16 reference;
+    # no: none did (the candidate is wrong in both precisions, or matched the reference's own rounding).
+    want_wide = notes.get("runtime-expect-fp32-reference")
+    if want_wide:
+        wide = sum(1 for c in report["cases"] if c.get("matched_fp32_reference"))
+        if (want_wide == "yes") != (wide > 0):
+            problems.append(f"{wide} cases matched only the fp32 reference, expected {want_wide}")
     timing = report.get("timing")
     # A GPU pass is timed (runtime stage II): no timing there means the timing phase is missing.
     if "--device" in extra and extra[extra.index("--device") + 1] == "cuda" and report["verdict"] == "pass" and not timing:
