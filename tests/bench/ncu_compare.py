@@ -16,14 +16,17 @@ Usage: ncu_compare.py --kgate build/tools/kgate [--ncu /usr/local/cuda/bin/ncu] 
 """
 import argparse
 import csv
+import glob
 import io
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -100,16 +103,21 @@ def ncu_durations(ncu, task, candidate, timing, calls):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--kgate", required=True)
-    parser.add_argument("--ncu", default="/usr/local/cuda/bin/ncu")
+    parser.add_argument("--ncu", default=None, help="default: ncu on PATH, else /opt/nvidia/nsight-compute/*/ncu, else /usr/local/cuda/bin/ncu")
     parser.add_argument("--calls", type=int, default=30)
     parser.add_argument("--max-diff", type=float, default=0.05)
     parser.add_argument("--min-kernels", type=int, default=5)
     parser.add_argument("candidates", nargs="+")
     args = parser.parse_args()
+    if args.ncu is None:
+        installed = sorted(glob.glob("/opt/nvidia/nsight-compute/*/ncu"))
+        args.ncu = shutil.which("ncu") or (installed[-1] if installed else "/usr/local/cuda/bin/ncu")
+    print(f"ncu: {args.ncu}", file=sys.stderr, flush=True)
 
     rows, worst, problems = [], 0.0, []
     for candidate in args.candidates:
         candidate = os.path.abspath(candidate)
+        started = time.monotonic()
         try:
             task = task_of(candidate)
             timing = kgate_run(args.kgate, task, candidate)
@@ -132,6 +140,9 @@ def main():
             worst = max(worst, abs(diff))
             rows.append((os.path.relpath(candidate, ROOT), kernel["name"], timing["dtype"], json.dumps(timing["shapes"]),
                          kgate_us, ncu_us, diff, timing["candidate"]["synced"]["median_s"] * 1e6))
+            # As each kernel is compared, so that a run cut short still leaves its rows.
+            print(f"{rows[-1][0]}: {kernel['name'][:60]} kgate {kgate_us:.2f} us, ncu {ncu_us:.2f} us ({100 * diff:+.1f}%),"
+                  f" {len(launches)} ncu launches, {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
     print("| candidate | kernel | dtype | shape | kgate CUPTI mean (us) | ncu gpu__time_duration median (us) | difference | kgate event median per call (us) |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
