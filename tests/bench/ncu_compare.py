@@ -6,8 +6,8 @@ For each CANDIDATE (a file with a `# runtime-task:` line, e.g. corpus/honest/tas
     the candidate's own kernels with their CUPTI durations over the 30 timed calls, and the event-timed
     median of the whole call;
  2. the same candidate, built from the task's reference the way the judge builds it, runs those calls
-    again at that shape and dtype under `ncu --clock-control none --cache-control all` (boost clocks
-    as kgate sees them, caches flushed between kernels as kgate flushes L2), which reports
+    again at that shape and dtype under `ncu --clock-control none --cache-control none` (boost clocks
+    as kgate sees them) with an L2 flush before each call as kgate does it, which reports
     gpu__time_duration.sum per launch;
  3. per own kernel: kgate's mean CUPTI duration against ncu's median, and the difference.
 Prints a Markdown table and exits 1 when fewer than --min-kernels kernels were compared or any
@@ -15,6 +15,7 @@ differs by more than --max-diff (default 5%).
 Usage: ncu_compare.py --kgate build/tools/kgate [--ncu /usr/local/cuda/bin/ncu] CANDIDATE...
 """
 import argparse
+import concurrent.futures
 import csv
 import glob
 import io
@@ -50,8 +51,12 @@ init = reference.get_init_inputs()
 torch.manual_seed(0)
 model = cast_model(candidate.ModelNew(*init), dtype, "cuda")
 inputs = input_structure(reference, 1, dtype, "cuda")
+# kgate flushes L2 before each call (2x its size), not before each kernel: the same here, so that a
+# call's second kernel finds in L2 what its first left there, as it does under kgate.
+flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size, dtype=torch.uint8, device="cuda")
 with torch.no_grad():
     for _ in range(calls):
+        flush.zero_()
         model(*inputs)
 torch.cuda.synchronize()
 '''
@@ -64,6 +69,13 @@ def task_of(candidate):
             if m:
                 return os.path.join(ROOT, m.group(1))
     raise SystemExit(f"{candidate}: no '# runtime-task:' line")
+
+
+def kgate_run_or_problem(kgate, task, candidate):
+    try:
+        return kgate_run(kgate, task, candidate), None
+    except SystemExit as problem:
+        return None, str(problem)
 
 
 def kgate_run(kgate, task, candidate):
@@ -85,7 +97,7 @@ def ncu_durations(ncu, task, candidate, timing, calls):
         driver = os.path.join(tmp, "driver.py")
         with open(driver, "w") as f:
             f.write(DRIVER)
-        cmd = [ncu, "--clock-control", "none", "--cache-control", "all", "--metrics", "gpu__time_duration.sum",
+        cmd = [ncu, "--clock-control", "none", "--cache-control", "none", "--metrics", "gpu__time_duration.sum",
                "--csv", "--print-units", "base", "--print-kernel-base", "function",
                sys.executable, driver, os.path.join(ROOT, "runtime", "python"), os.path.join(task, "reference.py"),
                candidate, json.dumps(timing["shapes"]), timing["dtype"], str(calls)]
@@ -107,6 +119,7 @@ def main():
     parser.add_argument("--calls", type=int, default=30)
     parser.add_argument("--max-diff", type=float, default=0.05)
     parser.add_argument("--min-kernels", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=4, help="kgate runs at once")
     parser.add_argument("candidates", nargs="+")
     args = parser.parse_args()
     if args.ncu is None:
@@ -115,15 +128,26 @@ def main():
     print(f"ncu: {args.ncu}", file=sys.stderr, flush=True)
 
     rows, worst, problems = [], 0.0, []
-    for candidate in args.candidates:
-        candidate = os.path.abspath(candidate)
+    candidates = [os.path.abspath(c) for c in args.candidates]
+    tasks = {c: task_of(c) for c in candidates}
+    # The kgate runs at once (their GPU phases take turns under the judge's per-GPU lock; start-up and
+    # compilation overlap), then ncu one candidate at a time, alone on the GPU.
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        runs = dict(zip(candidates, pool.map(lambda c: kgate_run_or_problem(args.kgate, tasks[c], c), candidates)))
+    print(f"kgate runs done in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    for candidate in candidates:
         started = time.monotonic()
+        timing, problem = runs[candidate]
+        if problem:  # one candidate's failure is reported, the others still compared
+            problems.append(problem)
+            print("not compared:", problem, file=sys.stderr, flush=True)
+            continue
         try:
-            task = task_of(candidate)
-            timing = kgate_run(args.kgate, task, candidate)
-            durations = ncu_durations(args.ncu, task, candidate, timing, args.calls)
-        except SystemExit as problem:  # one candidate's failure is reported, the others still compared
+            durations = ncu_durations(args.ncu, tasks[candidate], candidate, timing, args.calls)
+        except SystemExit as problem:
             problems.append(str(problem))
+            print("not compared:", problem, file=sys.stderr, flush=True)
             continue
         own = [k for k in timing["kernels"] if k.get("origin") == "candidate"]
         if not own:
@@ -132,6 +156,7 @@ def main():
             matches = [name for name in durations if name and (name in kernel["name"] or kernel["name"] in name)]
             if not matches:
                 problems.append(f"{candidate}: ncu has no launch of {kernel['name']} (it saw {sorted(durations)[:8]})")
+                print("not compared:", problems[-1], file=sys.stderr, flush=True)
                 continue
             launches = durations[max(matches, key=len)]
             ncu_us = statistics.median(launches[len(launches) // 4:]) / 1e3  # the first quarter is warm-up
