@@ -4,7 +4,9 @@
 # the gpu suite and the CPU runtime suite. Usage: tools/device/build.sh PREP_DIR [BUILD_DIR]
 # Env: KGATE_SUITES (default "gpu runtime"; "none" builds only), KGATE_CTEST_REGEX (ctest -R for the gpu
 # suite), KGATE_GPU_JOBS (default 4: the judge holds a per-GPU lock while it runs cases and times, so
-# parallel tests overlap only their start-up, compilation and imports).
+# parallel tests overlap only their start-up, compilation and imports), KGATE_REPORTS_DIR (default
+# BUILD_DIR/reports: the gpu suite keeps every honest candidate's `kgate run` report there, for
+# `kgate speedup`).
 set -uo pipefail
 prep="$(cd "${1:?usage: build.sh PREP_DIR [BUILD_DIR]}" && pwd)"
 build="${2:-/tmp/kgate-build}"
@@ -35,6 +37,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKGATE_WITH_C
 cmake --build "$build" --target kgate kgate-worker kgate_runtime_unit_tests -j "$(nproc)" > "$build.build.log" 2>&1 \
   || { grep -E "error|Error" "$build.build.log" | head -40; tail -20 "$build.build.log"; exit 2; }
 echo "== build ok: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $("$python" -c 'import torch; print("torch", torch.__version__)')"
+export KGATE_REPORTS_DIR="${KGATE_REPORTS_DIR:-$build/reports}"
 status=0
 suites="${KGATE_SUITES:-gpu runtime}"
 regex=()
