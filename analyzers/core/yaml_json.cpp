@@ -87,7 +87,7 @@ Result<nlohmann::json> convert(const YAML::Node& node, std::string_view source) 
       return nlohmann::json(nullptr);
     case YAML::NodeType::Scalar: {
       // JSON strings must be UTF-8: valijson reads past its tables and nlohmann throws on anything else
-      // (raw bytes, or a lone surrogate written as an escape), so such a scalar is an error here.
+      // (stray bytes, overlong forms, encoded surrogates), so such a scalar is an error here.
       if (ingest::find_invalid_utf8(node.Scalar()) != std::string_view::npos)
         return Error{where(source, node.Mark()) + ": scalar is not valid UTF-8"};
       const std::string& tag = node.Tag();
