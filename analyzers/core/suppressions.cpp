@@ -45,7 +45,7 @@ struct Marker {
 };
 
 // The marker whose opener starts at `at`, if one does. A hand-written scanner, not std::regex:
-// libstdc++'s regex recurses once per character, so a long comment overflowed the stack (found by
+// libstdc++'s regex recurses once per character, so a long comment overflowed the stack (reproduced by
 // fuzz_suppressions). It accepts what the regex
 // (#|//)[ \t]*kgate:[ \t]*(ignore-next-line|ignore)(?![-\w])(\[([^\]\n]*)\])?(.*) accepted.
 std::optional<Marker> marker_at(std::string_view text, size_t at) {
