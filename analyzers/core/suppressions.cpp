@@ -2,7 +2,7 @@
 #include "analyzers/core/suppressions.h"
 
 #include <algorithm>
-#include <regex>
+#include <optional>
 
 namespace kgate {
 
@@ -26,35 +26,92 @@ Diagnostic meta(std::string_view rule, Severity severity, std::string message, c
   return d;
 }
 
+bool is_word_or_dash(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+size_t skip_blanks(std::string_view text, size_t at) {
+  while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+  return at;
+}
+
+// One marker: the comment opener, `kgate:`, the form, an optional [ids], then the reason.
+struct Marker {
+  size_t opener = 0;           // byte offset of `#` or `//`
+  bool next_line = false;
+  bool has_rule_list = false;
+  std::string_view ids;        // between the brackets
+  std::string_view rest;       // after the form or the list, up to a line terminator
+};
+
+// The marker whose opener starts at `at`, if one does. A hand-written scanner, not std::regex:
+// libstdc++'s regex recurses once per character, so a long comment overflowed the stack (reproduced by
+// fuzz_suppressions). It accepts what the regex
+// (#|//)[ \t]*kgate:[ \t]*(ignore-next-line|ignore)(?![-\w])(\[([^\]\n]*)\])?(.*) accepted.
+std::optional<Marker> marker_at(std::string_view text, size_t at) {
+  size_t i = at;
+  if (text[i] == '#') {
+    i += 1;
+  } else if (text.substr(i, 2) == "//") {
+    i += 2;
+  } else {
+    return std::nullopt;
+  }
+  i = skip_blanks(text, i);
+  if (text.substr(i, 6) != "kgate:") return std::nullopt;
+  i = skip_blanks(text, i + 6);
+  Marker m;
+  m.opener = at;
+  const auto form_ends_at = [&](size_t end) { return end >= text.size() || !is_word_or_dash(text[end]); };
+  if (text.substr(i, 16) == "ignore-next-line" && form_ends_at(i + 16)) {
+    m.next_line = true;
+    i += 16;
+  } else if (text.substr(i, 6) == "ignore" && form_ends_at(i + 6)) {
+    i += 6;
+  } else {
+    return std::nullopt;
+  }
+  if (i < text.size() && text[i] == '[') {
+    const size_t close = text.find_first_of("]\n", i + 1);
+    if (close != std::string_view::npos && text[close] == ']') {
+      m.has_rule_list = true;
+      m.ids = text.substr(i + 1, close - i - 1);
+      i = close + 1;
+    }
+  }
+  const size_t end = std::min(text.find_first_of("\r\n", i), text.size());  // `.` stops at line terminators
+  m.rest = text.substr(i, end - i);
+  return m;
+}
+
 }  // namespace
 
 std::vector<Suppression> parse_suppressions(const SourceFile& file) {
-  // The comment opener, `kgate:`, the form, an optional [ids], then the reason.
-  static const std::regex kMarker(R"((#|//)[ \t]*kgate:[ \t]*(ignore-next-line|ignore)(?![-\w])(\[([^\]\n]*)\])?(.*))");
   std::vector<Suppression> out;
   for (uint32_t line = 1; line <= file.lines.line_count(); ++line) {
     const std::string_view text = file.line_text(line);
-    if (text.find("kgate:") == std::string_view::npos) continue;  // regex only where it can match
-    std::match_results<std::string_view::const_iterator> m;
-    if (!std::regex_search(text.begin(), text.end(), m, kMarker)) continue;
+    if (text.find("kgate:") == std::string_view::npos) continue;
+    std::optional<Marker> m;
+    for (size_t at = 0; at < text.size() && !m; ++at) m = marker_at(text, at);
+    if (!m) continue;
     Suppression s;
-    s.next_line = m[2].str() == "ignore-next-line";
+    s.next_line = m->next_line;
     s.target_line = s.next_line ? line + 1 : line;
-    s.has_rule_list = m[3].matched;
+    s.has_rule_list = m->has_rule_list;
     if (s.has_rule_list) {
-      const std::string ids = m[4].str();
+      const std::string_view ids = m->ids;
       size_t start = 0;
       while (start <= ids.size()) {
         size_t comma = ids.find(',', start);
-        if (comma == std::string::npos) comma = ids.size();
-        std::string id = trim(std::string_view(ids).substr(start, comma - start));
+        if (comma == std::string_view::npos) comma = ids.size();
+        std::string id = trim(ids.substr(start, comma - start));
         if (!id.empty()) s.rules.push_back(std::move(id));
         start = comma + 1;
       }
     }
     // "ignore[x] -- why", "ignore[x]: why" and "ignore[x] # why" all carry the reason "why".
-    s.reason = trim(m[5].str(), " \t\r-:#");
-    const auto column = static_cast<uint32_t>(m.position(0)) + 1;
+    s.reason = trim(m->rest, " \t\r-:#");
+    const auto column = static_cast<uint32_t>(m->opener) + 1;
     s.span = {line, column, line, static_cast<uint32_t>(text.size()) + 1};
     out.push_back(std::move(s));
   }

@@ -167,6 +167,16 @@ TEST(RuleParse, InvalidYamlReportsTheLocation) {
   EXPECT_NE(error.find("invalid YAML"), std::string::npos) << error;
 }
 
+// Found by fuzz_rule_loader (tests/fuzz/regressions/rule_loader/): valijson matched a 30 KB summary
+// against its `pattern` with std::regex, which recursed per character until the stack overflowed.
+TEST(RuleParse, OverlongStringsAreRejectedBeforeTheSchemaRegexes) {
+  const std::string error = error_of(replace(kGoodRule, "\"forward calls a PyTorch compute op\"",
+                                             "\"" + std::string(100000, 's') + "\""));
+  EXPECT_NE(error.find("summary: a string of 100000 bytes is longer than the 4096"), std::string::npos) << error;
+  EXPECT_TRUE(error_of(replace(kGoodRule, "\"forward calls a PyTorch compute op\"",
+                               "\"" + std::string(4000, 's') + "\"")).empty());
+}
+
 TEST(RuleParse, MessagePlaceholders) {
   EXPECT_EQ(message_placeholders("{a} and {b_c} but not {} or {X} or {a b}"), (std::vector<std::string>{"a", "b_c"}));
 }

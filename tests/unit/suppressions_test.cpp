@@ -125,5 +125,37 @@ TEST(Suppressions, LookalikesAreNotMarkers) {
   EXPECT_TRUE(parse_suppressions(file).empty());
 }
 
+// Found by fuzzing (tests/fuzz/regressions/suppressions/): the marker was matched with std::regex,
+// whose libstdc++ executor recurses per character, so a long reason overflowed the stack.
+TEST(Suppressions, LongMarkerLineParsesWithoutRecursion) {
+  const std::string reason(1 << 20, 'r');
+  const SourceFile file("s.py", "x = 1  # kgate: ignore[side-stream, filesystem-io] " + reason + "\n");
+  const auto parsed = parse_suppressions(file);
+  ASSERT_EQ(parsed.size(), 1u);
+  EXPECT_EQ(parsed[0].rules, (std::vector<std::string>{"side-stream", "filesystem-io"}));
+  EXPECT_EQ(parsed[0].reason, reason);
+  EXPECT_EQ(parsed[0].span.col, 8u);
+}
+
+// The scanner keeps the regex's edges: the first opener that starts a marker wins, a form must end
+// at a non-word character, an unclosed list is part of the reason, and `\r` ends the reason.
+TEST(Suppressions, MarkerEdgesMatchTheGrammar) {
+  const SourceFile file("s.py",
+                        "a  # note # kgate: ignore[side-stream] why\n"
+                        "b  # kgate: ignore-next-lines[side-stream] why\n"
+                        "c  ///kgate:ignore[side-stream reason\n"
+                        "d  # kgate: ignore-next-line[side-stream] why\rtail\n");
+  const auto parsed = parse_suppressions(file);
+  ASSERT_EQ(parsed.size(), 3u);
+  EXPECT_EQ(parsed[0].span.col, 11u);
+  EXPECT_EQ(parsed[0].reason, "why");
+  EXPECT_FALSE(parsed[1].has_rule_list);
+  EXPECT_EQ(parsed[1].span.col, 5u);
+  EXPECT_EQ(parsed[1].reason, "[side-stream reason");
+  EXPECT_TRUE(parsed[2].next_line);
+  EXPECT_EQ(parsed[2].target_line, 5u);
+  EXPECT_EQ(parsed[2].reason, "why");
+}
+
 }  // namespace
 }  // namespace kgate

@@ -46,5 +46,17 @@ TEST(YamlJson, QuotedScalarsStayStrings) {
   EXPECT_EQ(value_of("\"null\""), "null");
 }
 
+// Found by fuzz_rule_loader (tests/fuzz/regressions/rule_loader/): bytes that are not UTF-8 reached
+// valijson's UTF-8 length table (an out-of-bounds read) and nlohmann's dump (an exception).
+TEST(YamlJson, InvalidUtf8ScalarsAndKeysAreErrors) {
+  for (const std::string& text : {std::string("v: a\xff b\n"), std::string("v: \"\xc3\x28\"\n"),
+                                 std::string("k\xff: 1\n"), std::string("v: [ok, \"\xed\xa0\x80\"]\n")}) {
+    auto doc = parse_yaml_as_json(text, "bad.yaml");
+    ASSERT_FALSE(doc.has_value());
+    EXPECT_NE(doc.error().find("not valid UTF-8"), std::string::npos) << doc.error();
+  }
+  EXPECT_EQ(value_of("\"caf\xc3\xa9\""), "caf\xc3\xa9");
+}
+
 }  // namespace
 }  // namespace kgate
