@@ -43,5 +43,9 @@ int main(int argc, char** argv) {
     }  // a missing path (an empty regressions folder) replays nothing
   }
   std::printf("replayed %zu inputs\n", count);
+  if (count == 0) {
+    std::fprintf(stderr, "replay: no input found under the paths given: nothing was tested\n");
+    return 1;
+  }
   return failures == 0 ? 0 : 1;
 }
