@@ -2,7 +2,7 @@
 """kgate's kernel timing against Nsight Compute, on a GPU machine (issue 6's validation table).
 
 For each CANDIDATE (a file with a `# runtime-task:` line, e.g. corpus/honest/tasks/Loss/mse_loss.py):
- 1. `kgate run --device cuda --format json` (one seed, normal inputs) gives the timed shape and dtype,
+ 1. `kgate run --device cuda --format json` (one seed, normal inputs, public shapes) gives the timed shape and dtype,
     the candidate's own kernels with their CUPTI durations over the 30 timed calls, and the event-timed
     median of the whole call;
  2. the same candidate, built from the task's reference the way the judge builds it, runs those calls
@@ -79,8 +79,10 @@ def kgate_run_or_problem(kgate, task, candidate):
 
 
 def kgate_run(kgate, task, candidate):
+    # One seed, normal inputs, the public shapes: the comparison needs only the timed shape, and the
+    # hidden shape sets and other distributions made each run take minutes.
     cmd = [kgate, "run", "--device", "cuda", "--format", "json", "--seeds", "1", "--distributions", "normal",
-           "--task", task, candidate]
+           "--public-shapes-only", "--task", task, candidate]
     done = subprocess.run(cmd, capture_output=True, text=True)
     try:
         report = json.loads(done.stdout)
