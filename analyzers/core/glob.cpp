@@ -78,7 +78,7 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 
 GlobSet::GlobSet(const std::vector<std::string>& patterns) {
   for (const auto& p : patterns) {
-    if (has_glob_chars(p)) wild_.push_back(p);
+    if (has_glob_chars(p)) wild_.push_back({p, p.find_first_of("*?[")});
     else owned_.push_back(p);
   }
   for (const auto& p : owned_) exact_.insert(p);  // owned_ no longer grows: the views stay valid
@@ -86,8 +86,9 @@ GlobSet::GlobSet(const std::vector<std::string>& patterns) {
 
 bool GlobSet::match(std::string_view text) const {
   if (exact_.count(text)) return true;
-  for (const auto& p : wild_)
-    if (glob_match(p, text)) return true;
+  for (const auto& w : wild_)
+    if (text.size() >= w.prefix && text.compare(0, w.prefix, w.pattern, 0, w.prefix) == 0 && glob_match(w.pattern, text))
+      return true;
   return false;
 }
 

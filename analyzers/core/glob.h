@@ -17,7 +17,9 @@ bool glob_match_any(const std::vector<std::string>& patterns, std::string_view t
 bool has_glob_chars(std::string_view pattern);
 
 // A list of globs compiled once: patterns without metacharacters go in a hash set (most of a rule's
-// name lists are exact names), the rest are tried in order. Same answer as glob_match_any.
+// name lists are exact names), the rest are tried in order, each only when the text starts with the
+// pattern's literal prefix (`torch.*` is tried only on names starting "torch."). Same answer as
+// glob_match_any.
 class GlobSet {
  public:
   GlobSet() = default;
@@ -27,7 +29,11 @@ class GlobSet {
  private:
   std::unordered_set<std::string_view> exact_;
   std::vector<std::string> owned_;  // storage for exact_'s views
-  std::vector<std::string> wild_;
+  struct Wild {
+    std::string pattern;
+    size_t prefix;  // length of the literal prefix (up to the first metacharacter)
+  };
+  std::vector<Wild> wild_;
 };
 
 // Among (glob, value) entries, the value of the most specific match for `name`: an exact entry wins,

@@ -79,5 +79,22 @@ TEST(PathGlob, DoubleStarCrossesDirectories) {
   EXPECT_TRUE(path_glob_match("third_party/**/*.cu", "third_party/cutlass/gemm.cu"));
 }
 
+// GlobSet tries a wildcard pattern only on texts that start with its literal prefix: the answers must
+// stay those of glob_match_any, for prefixes longer than the text, empty prefixes and classes too.
+TEST(GlobSet, AgreesWithGlobMatchAny) {
+  const std::vector<std::string> patterns = {"torch.*", "torch.nn.functional.?elu", "*.mm", "[ab]x*", "cublas*Gemm*",
+                                             "exact.name", "at::*", "x"};
+  const GlobSet set(patterns);
+  for (const char* text : {"torch.matmul", "torch.", "torch", "torc", "torch.nn.functional.gelu", "torch.nn.functional.elu",
+                           "a.mm", ".mm", "ax", "bx1", "cx", "cublasSgemm", "cublasSgemmEx", "cublasLtGemm", "exact.name",
+                           "exact.nam", "at::matmul", "at:", "x", "", "y"}) {
+    EXPECT_EQ(set.match(text), glob_match_any(patterns, text)) << text;
+  }
+  EXPECT_TRUE(set.match("torch.matmul"));
+  EXPECT_FALSE(set.match("torc"));
+  EXPECT_TRUE(set.match("cublasLtGemm"));
+  EXPECT_FALSE(set.match("cublasSgemm"));  // the pattern's `G` is upper-case
+}
+
 }  // namespace
 }  // namespace kgate

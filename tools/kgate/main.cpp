@@ -33,11 +33,11 @@
 #include "analyzers/cuda/clang/clang_engine.h"
 #endif
 #ifdef KGATE_HAVE_RUNTIME
-#include "tools/kgate/cmd_run.h"
-#include "tools/kgate/cmd_tasks.h"
-#include "tools/kgate/cmd_calibrate.h"
-#include "tools/kgate/cmd_speedup.h"
+#include <cerrno>
+#include <cstring>
+
 #include "tools/kgate/audit_runtime.h"
+#include "tools/kgate/runtime_commands.h"
 #endif
 
 #ifndef KGATE_VERSION
@@ -436,9 +436,26 @@ int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes, 
   return kExitClean;
 }
 
+#ifdef KGATE_HAVE_RUNTIME
+// `kgate run|tasks|calibrate|speedup ...`: the same command line, handed to kgate-runtime (next to this
+// executable, else the one this build produced). Returns only when it cannot be started.
+int exec_runtime(char** argv) {
+  std::error_code ec;
+  fs::path runtime = fs::read_symlink("/proc/self/exe", ec).parent_path() / "kgate-runtime";
+  if (ec || !fs::exists(runtime, ec)) runtime = KGATE_RUNTIME_PATH;
+  ::execv(runtime.c_str(), argv);
+  const int error = errno;
+  std::cerr << "kgate: error: cannot start the runtime stage " << runtime << ": " << std::strerror(error) << "\n";
+  return kExitUsage;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef KGATE_HAVE_RUNTIME
+  if (argc > 1 && kgate::cli::is_runtime_command(argv[1])) return exec_runtime(argv);
+#endif
 #ifdef KGATE_HAVE_CLANG
   kgate::cuda::clang_init();  // the optional Clang engine of C++ facts; tree-sitter-cuda otherwise
 #endif
@@ -515,10 +532,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "tree-sitter"}));
 
 #ifdef KGATE_HAVE_RUNTIME
-  const kgate::cli::RegisteredCommand run_cmd = kgate::cli::add_run_command(app);
-  const kgate::cli::TasksCommand tasks_cmd = kgate::cli::add_tasks_command(app);
-  const kgate::cli::RegisteredCommand calibrate_cmd = kgate::cli::add_calibrate_command(app);
-  const kgate::cli::RegisteredCommand speedup_cmd = kgate::cli::add_speedup_command(app);
+  // Listed for --help only: a command line that starts with one of them went to kgate-runtime above.
+  for (const auto& command : kgate::cli::kRuntimeCommands) app.add_subcommand(command.name, command.summary);
 #endif
 
   try {
@@ -533,12 +548,6 @@ int main(int argc, char** argv) {
     if (audit_cmd->parsed()) return run_audit(audit);
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
     if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes, metric_format, metric_cpp_engine);
-#ifdef KGATE_HAVE_RUNTIME
-    if (run_cmd.app->parsed()) return run_cmd.run();
-    if (tasks_cmd.app->parsed()) return tasks_cmd.run();
-    if (calibrate_cmd.app->parsed()) return calibrate_cmd.run();
-    if (speedup_cmd.app->parsed()) return speedup_cmd.run();
-#endif
   } catch (const std::exception& e) {
     std::cerr << "kgate: internal error: " << e.what() << "\n";
     return kExitUsage;
