@@ -20,8 +20,8 @@ CC=clang-19 CXX=clang++-19 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
   -DKGATE_BUILD_FUZZ=ON -DKGATE_BUILD_TESTS=OFF -DKGATE_BUILD_BENCH=OFF -DKGATE_WITH_RUNTIME=OFF \
   -DKGATE_WITH_CLANG=ON >/dev/null
 
-# Inputs per target: about 10-30 s each on a 2-core machine (the Clang target and the Python extractor run ~60-130 inputs/s, the
-# rule loader ~1,200/s), after the seed pass that every run starts with.
+# Inputs per target: about 10-50 s each on a 2-core machine (the Clang target and the Python
+# extractor run ~60-130 inputs/s, the rule loader ~1,200/s), after the seed pass every run starts with.
 declare -A runs=([pipeline]=3000 [embedded_sources]=3000 [rule_loader]=20000 [suppressions]=100000 [clang_embedded]=1500)
 targets=(pipeline embedded_sources rule_loader suppressions clang_embedded)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
