@@ -8,3 +8,5 @@ cd "$root"
 
 tools/setup.sh
 ctest --test-dir "${KGATE_BUILD_DIR:-build}" --output-on-failure -j2 -LE gpu
+# The libFuzzer targets, each for a short fixed count (tools/fuzz-smoke.sh; clang 19 with ASan/UBSan).
+tools/fuzz-smoke.sh
