@@ -30,7 +30,7 @@
 #include "analyzers/rules/rule_set.h"
 
 #ifdef KGATE_HAVE_CLANG
-#include "analyzers/cuda/clang/clang_engine.h"
+#include "tools/kgate/clang_loader.h"
 #endif
 #ifdef KGATE_HAVE_RUNTIME
 #include <cerrno>
@@ -457,7 +457,7 @@ int main(int argc, char** argv) {
   if (argc > 1 && kgate::cli::is_runtime_command(argv[1])) return exec_runtime(argv);
 #endif
 #ifdef KGATE_HAVE_CLANG
-  kgate::cuda::clang_init();  // the optional Clang engine of C++ facts; tree-sitter-cuda otherwise
+  kgate::cli::register_lazy_clang_engine();  // the optional Clang engine, loaded on first use; tree-sitter-cuda otherwise
 #endif
   CLI::App app{"KernelGate: decides whether a GPU kernel submission computes with its own kernel"};
   app.set_version_flag("--version", std::string("kgate ") + KGATE_VERSION);

@@ -466,6 +466,8 @@ bool run_clang(const SourceFile& host, FactSet& facts, int module, const CudaOpt
 
 }  // namespace
 
+ClangEngineFn clang_engine_function() { return &run_clang; }
+
 void clang_init() { register_clang_engine(&run_clang); }
 
 }  // namespace kgate::cuda
