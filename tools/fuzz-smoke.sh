@@ -23,7 +23,7 @@ CC=clang-19 CXX=clang++-19 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Re
 # Inputs per target: about 10-50 s each on a 2-core machine (the Clang target and the Python
 # extractor run ~60-130 inputs/s, the rule loader ~1,200/s), after the seed pass every run starts with.
 declare -A runs=([pipeline]=3000 [embedded_sources]=3000 [rule_loader]=20000 [suppressions]=100000 [clang_embedded]=1500)
-targets=(pipeline embedded_sources rule_loader suppressions clang_embedded)
+mapfile -t targets < <(printf '%s\n' "${!runs[@]}" | sort)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 status=0

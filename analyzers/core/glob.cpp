@@ -8,6 +8,8 @@ namespace kgate {
 
 namespace {
 
+constexpr std::string_view kMetaCharacters = "*?[";
+
 // Matches a class starting at pattern[p] == '['. Returns the index just past `]` and whether `c`
 // is in the class; returns p + 1 with matched == (c == '[') when the class is not closed.
 size_t match_class(std::string_view pattern, size_t p, char c, bool& matched) {
@@ -78,7 +80,8 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 
 GlobSet::GlobSet(const std::vector<std::string>& patterns) {
   for (const auto& p : patterns) {
-    if (has_glob_chars(p)) wild_.push_back({p, p.find_first_of("*?[")});
+    const size_t meta = p.find_first_of(kMetaCharacters);
+    if (meta != std::string::npos) wild_.push_back({p, meta});
     else owned_.push_back(p);
   }
   for (const auto& p : owned_) exact_.insert(p);  // owned_ no longer grows: the views stay valid
@@ -98,7 +101,7 @@ bool glob_match_any(const std::vector<std::string>& patterns, std::string_view t
   return false;
 }
 
-bool has_glob_chars(std::string_view pattern) { return pattern.find_first_of("*?[") != std::string_view::npos; }
+bool has_glob_chars(std::string_view pattern) { return pattern.find_first_of(kMetaCharacters) != std::string_view::npos; }
 
 bool path_glob_match(std::string_view pattern, std::string_view path) {
   // Two kinds of star defeat the greedy algorithm; paths are short, so a set of reachable path

@@ -2,12 +2,11 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <string>
-#include <system_error>
 
 #include "analyzers/cuda/cuda_facts.h"
+#include "tools/kgate/companion_path.h"
 
 namespace kgate::cli {
 namespace {
@@ -19,17 +18,9 @@ struct Loaded {
   std::string error;  // why it is not loaded
 };
 
-fs::path plugin_path() {
-  if (const char* env = std::getenv("KGATE_CLANG_PLUGIN"); env && *env) return env;
-  std::error_code ec;
-  const fs::path next_to_exe = fs::read_symlink("/proc/self/exe", ec).parent_path() / "kgate_clang_plugin.so";
-  if (!ec && fs::exists(next_to_exe, ec)) return next_to_exe;
-  return KGATE_CLANG_PLUGIN_PATH;
-}
-
 Loaded load() {
   Loaded loaded;
-  const fs::path path = plugin_path();
+  const fs::path path = companion_path("KGATE_CLANG_PLUGIN", "kgate_clang_plugin.so", KGATE_CLANG_PLUGIN_PATH);
   // Never unloaded: the engine keeps its compiler state (shim PCH, file manager) for the process.
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {

@@ -15,6 +15,7 @@
 
 #include "runtime/calibration.h"
 #include "runtime/embed.h"
+#include "tools/kgate/runtime_commands.h"
 
 namespace py = pybind11;
 using nlohmann::json;
@@ -160,7 +161,7 @@ int calibrate(const CalibrateOptions& o) {
 RegisteredCommand add_calibrate_command(CLI::App& parent) {
   auto options = std::make_shared<CalibrateOptions>();
   CLI::App* cmd = parent.add_subcommand(
-      "calibrate", "measure the GPU's bandwidth and compute peaks once and cache them (the roofline's and the physics floor's peaks)");
+      "calibrate", runtime_command_summary("calibrate") + " (the roofline's and the physics floor's peaks)");
   cmd->add_option("--device-index", options->device_index, "CUDA device to measure")->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_option("--cache", options->cache, "the calibration cache (default: $KGATE_CALIBRATION_CACHE or ~/.cache/kgate/calibration.json)");
   cmd->add_option("--repeats", options->repeats, "timed runs per peak (the median counts)")->check(CLI::Range(3, 1000))->capture_default_str();

@@ -10,6 +10,8 @@
 
 #include "runtime/judge.h"
 #include "runtime/task.h"
+#include "tools/kgate/companion_path.h"
+#include "tools/kgate/runtime_commands.h"
 
 namespace fs = std::filesystem;
 
@@ -32,14 +34,7 @@ struct RunCommandOptions {
   bool compare_compile = false;
 };
 
-// $KGATE_WORKER, else kgate-worker next to kgate, else the one this build produced.
-fs::path worker_executable() {
-  if (const char* env = std::getenv("KGATE_WORKER"); env && *env) return env;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec && fs::exists(exe.parent_path() / "kgate-worker", ec)) return exe.parent_path() / "kgate-worker";
-  return KGATE_WORKER_PATH;
-}
+fs::path worker_executable() { return companion_path("KGATE_WORKER", "kgate-worker", KGATE_WORKER_PATH); }
 
 int run(const RunCommandOptions& o) {
   auto task = runtime::load_task(o.task);
@@ -87,7 +82,7 @@ RegisteredCommand add_run_command(CLI::App& parent) {
   auto options = std::make_shared<RunCommandOptions>();
   CLI::App* cmd = parent.add_subcommand(
       "run",
-      "run the runtime stage: the submission against the task's reference in a sandboxed worker.\n"
+      runtime_command_summary("run") + ".\n"
       "Cases: seeds x distributions x shape sets (public, then hidden) x the task's dtypes. Defaults: on cuda\n"
       "5 seeds, on cpu 1 seed (CPU runs stay short); all six distributions and every shape set on both.\n"
       "Exit code: 0 pass, 1 fail/crashed/timeout/sandbox-violation, 2 usage, task or internal error.");

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/profile.h"
+#include "tools/kgate/runtime_commands.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -183,7 +184,7 @@ int speedup(const SpeedupOptions& o) {
 RegisteredCommand add_speedup_command(CLI::App& parent) {
   auto options = std::make_shared<SpeedupOptions>();
   CLI::App* cmd = parent.add_subcommand(
-      "speedup", "fast_p and geometric-mean speedup over kgate run JSON reports, per category");
+      "speedup", runtime_command_summary("speedup"));
   cmd->add_option("REPORT", options->paths, "kgate run --format json reports (files, JSON lines, or directories of .json)")->required();
   cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   return {cmd, [options] { return speedup(*options); }};

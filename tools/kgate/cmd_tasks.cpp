@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "runtime/tasklint.h"
+#include "tools/kgate/runtime_commands.h"
 
 namespace fs = std::filesystem;
 
@@ -78,7 +79,7 @@ int run(const TasksLintOptions& o) {
 
 TasksCommand add_tasks_command(CLI::App& parent) {
   auto options = std::make_shared<TasksLintOptions>();
-  CLI::App* tasks = parent.add_subcommand("tasks", "the runtime task suite");
+  CLI::App* tasks = parent.add_subcommand("tasks", runtime_command_summary("tasks"));
   tasks->require_subcommand(1);
   CLI::App* lint = tasks->add_subcommand("lint", "reject degenerate tasks (schema, symbols, M4, M5, determinism, FLOP/byte formulas)");
   lint->add_option("PATH", options->paths, "task directories, task.yaml files, or directories of tasks (default: tasks/)");

@@ -37,6 +37,7 @@
 #include <cstring>
 
 #include "tools/kgate/audit_runtime.h"
+#include "tools/kgate/companion_path.h"
 #include "tools/kgate/runtime_commands.h"
 #endif
 
@@ -440,9 +441,7 @@ int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes, 
 // `kgate run|tasks|calibrate|speedup ...`: the same command line, handed to kgate-runtime (next to this
 // executable, else the one this build produced). Returns only when it cannot be started.
 int exec_runtime(char** argv) {
-  std::error_code ec;
-  fs::path runtime = fs::read_symlink("/proc/self/exe", ec).parent_path() / "kgate-runtime";
-  if (ec || !fs::exists(runtime, ec)) runtime = KGATE_RUNTIME_PATH;
+  const fs::path runtime = kgate::cli::companion_path(nullptr, "kgate-runtime", KGATE_RUNTIME_PATH);
   ::execv(runtime.c_str(), argv);
   const int error = errno;
   std::cerr << "kgate: error: cannot start the runtime stage " << runtime << ": " << std::strerror(error) << "\n";

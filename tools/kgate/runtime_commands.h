@@ -4,6 +4,7 @@
 // lists them in its help and hands such a command line to kgate-runtime unchanged (execv).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace kgate::cli {
@@ -20,10 +21,18 @@ inline constexpr RuntimeCommandName kRuntimeCommands[] = {
     {"speedup", "fast_p and geometric-mean speedup over kgate run JSON reports, per category"},
 };
 
-inline bool is_runtime_command(std::string_view word) {
+inline const RuntimeCommandName* find_runtime_command(std::string_view word) {
   for (const auto& command : kRuntimeCommands)
-    if (word == command.name) return true;
-  return false;
+    if (word == command.name) return &command;
+  return nullptr;
+}
+
+inline bool is_runtime_command(std::string_view word) { return find_runtime_command(word) != nullptr; }
+
+// The summary line of a runtime command, which its own `--help` starts with too.
+inline std::string runtime_command_summary(std::string_view name) {
+  const RuntimeCommandName* command = find_runtime_command(name);
+  return command ? command->summary : "";
 }
 
 }  // namespace kgate::cli
