@@ -9,6 +9,7 @@ add_library(ts_core STATIC "${_ts_core}/src/lib.c")
 target_include_directories(ts_core SYSTEM PUBLIC "${_ts_core}/include" PRIVATE "${_ts_core}/src")
 set_target_properties(ts_core PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
 target_compile_options(ts_core PRIVATE -w -O2)
+kgate_lto_objects(ts_core)
 
 function(kgate_grammar target dir)
   set(_src "${KGATE_DEPS_DIR}/${dir}/src")

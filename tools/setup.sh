@@ -11,7 +11,7 @@ apt_packages=(
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clang-tidy-19 libclang-rt-19-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libvalijson-dev
   libseccomp-dev pybind11-dev pybind11-json-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libssl-dev chromium libmuparser-dev
+  libssl-dev chromium libmuparser-dev libmimalloc-dev
 )
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -81,5 +81,5 @@ if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}" CCACHE_NOHASHDIR=true
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
-  -DKGATE_WITH_CLANG="${KGATE_WITH_CLANG:-ON}" -DKGATE_WERROR="$werror" >/dev/null
+  -DKGATE_WITH_CLANG="${KGATE_WITH_CLANG:-ON}" -DKGATE_MIMALLOC=ON -DKGATE_WERROR="$werror" >/dev/null
 cmake --build "$build" -j "$(nproc)"

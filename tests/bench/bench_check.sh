@@ -25,6 +25,7 @@ lizard=.venv/bin/lizard
 [ -x "$kgate" ] || { echo "bench_check: no kgate under $build/ (run tools/setup.sh)" >&2; exit 2; }
 [ -x "$lizard" ] || { echo "bench_check: no $lizard (run tools/setup.sh)" >&2; exit 2; }
 lizard_version="$("$lizard" --version 2>&1 | tr -d '\n')"
+kgate_version="$("$kgate" --version 2>&1 | head -1)"
 
 # The file list comes from kgate's own report, so both tools read the same files.
 report="$(mktemp)"
@@ -48,6 +49,7 @@ nfiles=${#files[@]}
 [ "${#once[@]}" -eq "${#all_files[@]}" ] ||
   echo "note: $corpus/ also holds $((${#all_files[@]} - ${#once[@]})) non-.py file(s); both tools get its ${#once[@]} .py files (x$repeat)"
 kgate_cmd=("$kgate" check -j2)  # the default text report, as a user runs it
+echo "kgate:  $kgate_version"
 echo "kgate:  $kgate check -j2 --cpp-engine none|tree-sitter|auto <the $nfiles .py files>"
 echo "lizard: $lizard -t 1|2 -i -1 <the $nfiles .py files>"
 

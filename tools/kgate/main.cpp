@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#ifdef KGATE_HAVE_MIMALLOC
+#include <mimalloc.h>
+#endif
 
 #include "analyzers/audit/audit.h"
 #include "analyzers/audit/content_hash.h"
@@ -48,6 +51,19 @@
 namespace fs = std::filesystem;
 
 namespace {
+
+// `kgate --version`, with the allocator the binary was linked with (benchmarks print it).
+std::string version_text() {
+  std::string text = std::string("kgate ") + KGATE_VERSION;
+#ifdef KGATE_HAVE_MIMALLOC
+  const int v = mi_version();  // e.g. 209 for 2.0.9
+  text += " (allocator: mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." +
+          std::to_string(v % 10) + ")";
+#else
+  text += " (allocator: system malloc)";
+#endif
+  return text;
+}
 
 // Exit codes of the CLI contract (DESIGN.md).
 constexpr int kExitClean = 0;
@@ -459,7 +475,7 @@ int main(int argc, char** argv) {
   kgate::cli::register_lazy_clang_engine();  // the optional Clang engine, loaded on first use; tree-sitter-cuda otherwise
 #endif
   CLI::App app{"KernelGate: decides whether a GPU kernel submission computes with its own kernel"};
-  app.set_version_flag("--version", std::string("kgate ") + KGATE_VERSION);
+  app.set_version_flag("--version", version_text());
   app.require_subcommand(1);
 
   CheckOptions check;
