@@ -98,6 +98,7 @@ TokenRole role_of(TSNode leaf, std::string_view token) {
 struct LedgerBuilder {
   std::string_view src;
   CppLedger& ledger;
+  std::vector<TSNode>& definitions;  // the function definitions, in text order (the same walk finds them)
 
   // Hostile nesting stops the count, not the process: nothing nested deeper than kMaxDepth is counted.
   static constexpr int kMaxDepth = 1000;
@@ -105,6 +106,7 @@ struct LedgerBuilder {
   void walk(TSNode n, int depth = 0, bool in_directive = false) {
     if (depth > kMaxDepth) return;
     const std::string_view t = ts::type(n);
+    if (t == "function_definition") definitions.push_back(n);
     // A directive's condition (`#if A && B`) is one decision, the directive's, as lizard counts it.
     if (!in_directive)
       if (auto at = decision_at(n, src)) ledger.decision(*at);
@@ -116,7 +118,8 @@ struct LedgerBuilder {
       ledger.comment(ts_node_start_byte(n), start.row, end.row);
       return;
     }
-    if (ts::count(n) == 0 || is_atomic(t)) {
+    const uint32_t k = ts::count(n);
+    if (k == 0 || is_atomic(t)) {
       std::string_view token = ts::text(n, src);
       if (t == "preproc_arg")  // a macro's replacement text: one operand, as written
         while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\r')) token.remove_suffix(1);
@@ -136,7 +139,6 @@ struct LedgerBuilder {
       return;
     }
     const TSNode condition = t == "preproc_if" || t == "preproc_elif" ? ts::field(n, "condition") : TSNode{};
-    const uint32_t k = ts::count(n);
     for (uint32_t i = 0; i < k; ++i) {
       const TSNode c = ts::child(n, i);
       walk(c, depth + 1, in_directive || (!ts_node_is_null(condition) && ts_node_eq(c, condition)));
@@ -162,13 +164,6 @@ TSNode name_of(TSNode definition) {
     d = ts_node_is_null(inner) ? ts::named_child(d, 0) : inner;
   }
   return TSNode{};
-}
-
-void definitions(TSNode n, std::vector<TSNode>& out, int depth) {
-  if (depth > 400) return;
-  if (is(n, "function_definition")) out.push_back(n);
-  const uint32_t k = ts::count(n);
-  for (uint32_t i = 0; i < k; ++i) definitions(ts::child(n, i), out, depth + 1);
 }
 
 using Positions = std::map<std::pair<uint32_t, uint32_t>, size_t>;
@@ -199,10 +194,9 @@ void measure_module(const SourceFile& host, FactSet& facts, int module, const Po
   const TSNode root = ts_tree_root_node(tree.get());
 
   CppLedger ledger;
-  LedgerBuilder{text, ledger}.walk(root);
-  constexpr std::string_view kCounter = "tree-sitter-cuda";
   std::vector<TSNode> defs;
-  definitions(root, defs, 0);
+  LedgerBuilder{text, ledger, defs}.walk(root);
+  constexpr std::string_view kCounter = "tree-sitter-cuda";
   for (TSNode def : defs) {
     const TSNode name = name_of(def);
     if (ts_node_is_null(name)) continue;

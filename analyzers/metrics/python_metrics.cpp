@@ -23,8 +23,6 @@ using ts::is;
 
 bool is_function(TSNode n) { return is(n, "function_definition"); }
 bool is_class(TSNode n) { return is(n, "class_definition"); }
-// A decorated definition stands for its definition.
-TSNode definition_of(TSNode n) { return is(n, "decorated_definition") ? ts::field(n, "definition") : n; }
 
 TSNode unparenthesize(TSNode n) {
   while (is(n, "parenthesized_expression") && ts::named_count(n) == 1) n = ts::named_child(n, 0);
@@ -42,73 +40,6 @@ bool irrefutable_case(TSNode clause, std::string_view src) {
            !std::isdigit(static_cast<unsigned char>(text[0]));
   }
   return false;
-}
-
-// Decisions in a subtree; nested defs and classes are collected, not entered (they are blocks of their own).
-struct Decisions {
-  int64_t count = 0;
-  std::vector<TSNode> functions;
-  std::vector<TSNode> classes;
-};
-
-void decisions(TSNode n, std::string_view src, Decisions& out) {
-  const TSNode def = definition_of(n);
-  if (is_function(def)) {
-    out.functions.push_back(def);
-    return;
-  }
-  if (is_class(def)) {
-    out.classes.push_back(def);
-    return;
-  }
-  const std::string_view t = ts::type(n);
-  if (t == "if_statement" || t == "elif_clause" || t == "conditional_expression" || t == "boolean_operator" ||
-      t == "for_in_clause" || t == "assert_statement") {
-    ++out.count;
-  } else if (t == "if_clause") {
-    if (!is(ts::parent(n), "case_clause")) ++out.count;  // a comprehension's filter, not a case guard
-  } else if (t == "for_statement" || t == "while_statement") {
-    out.count += 1 + (ts_node_is_null(ts::field(n, "alternative")) ? 0 : 1);
-  } else if (t == "try_statement") {
-    for (TSNode c : ts::named_children(n))
-      if (is(c, "except_clause") || is(c, "except_group_clause") || is(c, "else_clause")) ++out.count;
-  } else if (t == "match_statement") {
-    int64_t cases = 0;
-    bool irrefutable = false;
-    for (TSNode c : ts::named_children(ts::field(n, "body")))
-      if (is(c, "case_clause")) {
-        ++cases;
-        irrefutable = irrefutable || irrefutable_case(c, src);
-      }
-    out.count += std::max<int64_t>(0, cases - (irrefutable ? 1 : 0));
-  }
-  const uint32_t k = ts::count(n);
-  for (uint32_t i = 0; i < k; ++i) decisions(ts::child(n, i), src, out);
-}
-
-int64_t function_complexity(TSNode def, std::string_view src) {
-  Decisions d;
-  for (TSNode c : ts::named_children(ts::field(def, "body"))) decisions(c, src, d);
-  return 1 + d.count;
-}
-
-// radon's class complexity: 1 + decisions of the class body + the complexity of its methods.
-int64_t class_complexity(TSNode cls, std::string_view src) {
-  Decisions d;
-  for (TSNode c : ts::named_children(ts::field(cls, "body"))) decisions(c, src, d);
-  int64_t total = 1 + d.count;
-  for (TSNode f : d.functions) total += function_complexity(f, src);
-  return total;
-}
-
-// radon's total complexity of a module (the MI input).
-int64_t module_complexity(TSNode root, std::string_view src) {
-  Decisions d;
-  decisions(root, src, d);
-  int64_t total = 1 + d.count;
-  for (TSNode f : d.functions) total += function_complexity(f, src) - 1;
-  for (TSNode c : d.classes) total += class_complexity(c, src) - 1;
-  return total;
 }
 
 // ----- Halstead -----
@@ -155,23 +86,149 @@ bool string_key(TSNode n, std::string_view src, std::string& out) {
   return !bytes || (out.insert(0, "\x02"), true);
 }
 
-class Halstead {
- public:
-  Halstead(std::string_view src) : src_(src) {}
+// Halstead's operators and operands of one block of code (a function, or the module).
+struct HalsteadCounts {
+  std::set<std::string> operators;
+  std::set<std::string> operands;
+  int64_t operators_total = 0;
+  int64_t operands_total = 0;
 
-  // Counts the subtree under `context` (the innermost function's name; "" at module level).
-  void visit(TSNode n, const std::string& context) {
+  void fill(CodeMetrics& m) const {
+    m.operators_distinct = static_cast<int64_t>(operators.size());
+    m.operands_distinct = static_cast<int64_t>(operands.size());
+    m.operators_total = operators_total;
+    m.operands_total = operands_total;
+  }
+};
+
+// One walk over a module measures the module and every function in it: radon's McCabe blocks (a
+// function's or class's decisions exclude the defs and classes nested in it) and Halstead's counts
+// (a function's include its nested functions, and the module's include everything; an operand is
+// keyed by the innermost function it appears in). Each node is visited once; what it counts goes to
+// every enclosing function that is open, instead of walking each function's subtree again.
+class Measurer {
+ public:
+  struct Block {
+    enum Kind { Module, Function, Class } kind;
+    int parent;  // the block whose decisions this block's definition sits in; -1 for the module
+    TSNode node;
+    int64_t decisions = 0;
+    int counts = -1;  // a function's Halstead counts (index into counts())
+  };
+
+  explicit Measurer(std::string_view src) : src_(src) {}
+
+  void run(TSNode root) {
+    blocks_.push_back(Block{Block::Module, -1, root});
+    counts_.emplace_back();
+    open_.push_back(0);
+    visit(root, TSNode{}, "", 0);
+  }
+
+  const std::vector<Block>& blocks() const { return blocks_; }
+  const HalsteadCounts& counts(size_t i) const { return counts_[i]; }
+
+  // radon's complexity of a class: 1 + its own decisions + the complexity of its methods.
+  int64_t class_complexity(size_t c) const {
+    int64_t total = 1 + blocks_[c].decisions;
+    for (const Block& b : blocks_)
+      if (b.kind == Block::Function && b.parent == static_cast<int>(c)) total += 1 + b.decisions;
+    return total;
+  }
+  // radon's total complexity of the module (the MI input): its functions and classes at module level.
+  int64_t module_complexity() const {
+    int64_t total = 1 + blocks_[0].decisions;
+    for (size_t i = 1; i < blocks_.size(); ++i) {
+      if (blocks_[i].parent != 0) continue;
+      if (blocks_[i].kind == Block::Function) total += blocks_[i].decisions;
+      if (blocks_[i].kind == Block::Class) total += class_complexity(i) - 1;
+    }
+    return total;
+  }
+
+ private:
+  // `block`: the McCabe block that n's decisions count for, or -1 where none counts (a class's
+  // decorators and bases). `context`: the innermost function's name ("" at module level).
+  void visit(TSNode n, TSNode parent, const std::string& context, int block) {
     const std::string_view t = ts::type(n);
-    if (t == "decorated_definition" && is_function(ts::field(n, "definition"))) {
-      visit(ts::field(n, "definition"), context);  // a function's decorators are not counted
-      return;
+    if (t == "decorated_definition") {
+      const TSNode def = ts::field(n, "definition");
+      if (is_function(def)) {
+        function(def, block);  // a function's decorators count neither as decisions nor for Halstead
+        return;
+      }
+      if (is_class(def)) {  // a class's decorators count for Halstead only
+        const uint32_t k = ts::count(n);
+        for (uint32_t i = 0; i < k; ++i) {
+          const TSNode c = ts::child(n, i);
+          visit(c, n, context, ts_node_eq(c, def) ? block : -1);
+        }
+        return;
+      }
     }
     if (t == "function_definition") {
-      // Only the body: not the decorators, defaults or annotations (radon's visit_FunctionDef).
-      const std::string name(ts::text(ts::field(n, "name"), src_));
-      for (TSNode c : ts::named_children(ts::field(n, "body"))) visit(c, name);
+      function(n, block);
       return;
     }
+    if (t == "class_definition") {
+      const int cls = static_cast<int>(blocks_.size());
+      blocks_.push_back(Block{Block::Class, block, n});
+      const TSNode body = ts::field(n, "body");
+      const uint32_t k = ts::count(n);
+      for (uint32_t i = 0; i < k; ++i) {
+        const TSNode c = ts::child(n, i);
+        visit(c, n, context, ts_node_eq(c, body) ? cls : -1);
+      }
+      return;
+    }
+    if (block >= 0) blocks_[block].decisions += decisions(n, t, parent);
+    halstead(n, t, parent, context);
+    const uint32_t k = ts::count(n);
+    for (uint32_t i = 0; i < k; ++i) visit(ts::child(n, i), n, context, block);
+  }
+
+  // A def: its body only (not its decorators, defaults or annotations), as a block of its own, with
+  // Halstead counts of its own that stay open while its body is walked.
+  void function(TSNode def, int block) {
+    const int self = static_cast<int>(blocks_.size());
+    blocks_.push_back(Block{Block::Function, block, def});
+    blocks_[self].counts = static_cast<int>(counts_.size());
+    counts_.emplace_back();
+    open_.push_back(blocks_[self].counts);
+    const std::string name(ts::text(ts::field(def, "name"), src_));
+    const TSNode body = ts::field(def, "body");
+    for (TSNode c : ts::named_children(body)) visit(c, body, name, self);
+    open_.pop_back();
+  }
+
+  // radon's decisions of one node (not of its children).
+  int64_t decisions(TSNode n, std::string_view t, TSNode parent) const {
+    if (t == "if_statement" || t == "elif_clause" || t == "conditional_expression" || t == "boolean_operator" ||
+        t == "for_in_clause" || t == "assert_statement")
+      return 1;
+    if (t == "if_clause") return is(parent, "case_clause") ? 0 : 1;  // a comprehension's filter, not a case guard
+    if (t == "for_statement" || t == "while_statement") return 1 + (ts_node_is_null(ts::field(n, "alternative")) ? 0 : 1);
+    if (t == "try_statement") {
+      int64_t count = 0;
+      for (TSNode c : ts::named_children(n))
+        if (is(c, "except_clause") || is(c, "except_group_clause") || is(c, "else_clause")) ++count;
+      return count;
+    }
+    if (t == "match_statement") {
+      int64_t cases = 0;
+      bool irrefutable = false;
+      for (TSNode c : ts::named_children(ts::field(n, "body")))
+        if (is(c, "case_clause")) {
+          ++cases;
+          irrefutable = irrefutable || irrefutable_case(c, src_);
+        }
+      return std::max<int64_t>(0, cases - (irrefutable ? 1 : 0));
+    }
+    return 0;
+  }
+
+  // Halstead's operators and operands of one node (radon's visitor).
+  void halstead(TSNode n, std::string_view t, TSNode parent, const std::string& context) {
     if (t == "binary_operator") {
       record(binary_name(ts::text(ts::field(n, "operator"), src_)), {ts::field(n, "left"), ts::field(n, "right")}, context);
     } else if (t == "unary_operator") {
@@ -182,7 +239,6 @@ class Halstead {
     } else if (t == "boolean_operator") {
       const std::string_view op = ts::text(ts::field(n, "operator"), src_);
       // `a and b and c` is one BoolOp of three values; a parenthesised operand is a BoolOp of its own.
-      const TSNode parent = ts::parent(n);
       const bool continues_parent = is(parent, "boolean_operator") && ts::text(ts::field(parent, "operator"), src_) == op &&
                                     ts_node_eq(ts::field(parent, "left"), n);
       if (!continues_parent) {
@@ -214,18 +270,8 @@ class Halstead {
       op.remove_suffix(1);
       record(binary_name(op), {ts::field(n, "left"), ts::field(n, "right")}, context);
     }
-    const uint32_t k = ts::count(n);
-    for (uint32_t i = 0; i < k; ++i) visit(ts::child(n, i), context);
   }
 
-  void fill(CodeMetrics& m) const {
-    m.operators_distinct = static_cast<int64_t>(operators_.size());
-    m.operands_distinct = static_cast<int64_t>(operands_.size());
-    m.operators_total = operators_total_;
-    m.operands_total = operands_total_;
-  }
-
- private:
   static std::string binary_name(std::string_view op) {
     static const std::map<std::string_view, std::string_view> names = {
         {"+", "Add"},     {"-", "Sub"},     {"*", "Mult"},   {"@", "MatMult"}, {"/", "Div"},    {"%", "Mod"},   {"**", "Pow"},
@@ -242,8 +288,10 @@ class Halstead {
   }
 
   void add_operator(const std::string& name) {
-    operators_.insert(name);
-    ++operators_total_;
+    for (int i : open_) {
+      counts_[i].operators.insert(name);
+      ++counts_[i].operators_total;
+    }
   }
   void record(const std::string& op, const std::vector<TSNode>& operands, const std::string& context) {
     add_operator(op);
@@ -251,8 +299,11 @@ class Halstead {
   }
   void add_operands(const std::vector<TSNode>& operands, const std::string& context) {
     for (TSNode raw : operands) {
-      ++operands_total_;
-      operands_.insert(context + '\x1f' + operand_key(unparenthesize(raw)));
+      const std::string key = context + '\x1f' + operand_key(unparenthesize(raw));
+      for (int i : open_) {
+        ++counts_[i].operands_total;
+        counts_[i].operands.insert(key);
+      }
     }
   }
 
@@ -278,11 +329,11 @@ class Halstead {
     return "#" + std::to_string(ts::key(n));
   }
 
+
   std::string_view src_;
-  std::set<std::string> operators_;
-  std::set<std::string> operands_;
-  int64_t operators_total_ = 0;
-  int64_t operands_total_ = 0;
+  std::vector<Block> blocks_;
+  std::vector<HalsteadCounts> counts_;  // [0]: the module's
+  std::vector<int> open_;               // the counts of the module and of the functions being walked
 };
 
 // The function facts of the host module, by the position of their name.
@@ -293,12 +344,6 @@ std::map<std::pair<uint32_t, uint32_t>, size_t> functions_by_position(const Fact
     if (f.module == 0 && f.kind != FunctionKind::Lambda && f.kind != FunctionKind::ModuleBody) out[{f.span.line, f.span.col}] = i;
   }
   return out;
-}
-
-void all_functions(TSNode n, std::vector<TSNode>& out) {
-  if (is_function(n)) out.push_back(n);
-  const uint32_t k = ts::count(n);
-  for (uint32_t i = 0; i < k; ++i) all_functions(ts::child(n, i), out);
 }
 
 }  // namespace
@@ -329,19 +374,18 @@ void measure_python(TSNode root, std::string_view text, FactSet& facts) {
     return totals;
   };
 
+  Measurer measurer(text);
+  measurer.run(root);
   const auto by_position = functions_by_position(facts);
-  std::vector<TSNode> defs;
-  all_functions(root, defs);
-  for (TSNode def : defs) {
+  for (const Measurer::Block& block : measurer.blocks()) {
+    if (block.kind != Measurer::Block::Function) continue;
+    const TSNode def = block.node;
     const TSPoint name_at = ts_node_start_point(ts::field(def, "name"));
     auto it = by_position.find({name_at.row + 1, name_at.column + 1});
     if (it == by_position.end()) continue;
     CodeMetrics& m = facts.functions[it->second].metrics;
-    m.cyclomatic = function_complexity(def, text);
-    Halstead h(text);
-    const std::string name(ts::text(ts::field(def, "name"), text));
-    for (TSNode c : ts::named_children(ts::field(def, "body"))) h.visit(c, name);
-    h.fill(m);
+    m.cyclomatic = 1 + block.decisions;
+    measurer.counts(static_cast<size_t>(block.counts)).fill(m);
     const LineTotals lines = lines_between(ts_node_start_point(def).row + 1, ts_node_end_point(def).row + 1);
     m.sloc = lines.sloc;
     m.lloc = lines.lloc;
@@ -351,10 +395,8 @@ void measure_python(TSNode root, std::string_view text, FactSet& facts) {
   }
 
   CodeMetrics& file = facts.modules[0].metrics;
-  file.cyclomatic = module_complexity(root, text);
-  Halstead h(text);
-  h.visit(root, "");
-  h.fill(file);
+  file.cyclomatic = measurer.module_complexity();
+  measurer.counts(0).fill(file);
   LineTotals lines;
   for (const LineGroup& g : groups) lines.add(g);
   file.sloc = lines.sloc;
