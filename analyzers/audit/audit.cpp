@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "analyzers/audit/content_hash.h"
+#include "analyzers/core/content_hash.h"
 #include "analyzers/audit/progress.h"
 #include "analyzers/audit/results_log.h"
 #include "analyzers/report/report.h"

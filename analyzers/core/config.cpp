@@ -1,12 +1,11 @@
 // Loading, locating and dumping `.kgate.yaml`.
 #include "analyzers/core/config.h"
 
-#include <fstream>
-#include <iterator>
 #include <system_error>
 
 #include <yaml-cpp/yaml.h>
 
+#include "analyzers/core/file_text.h"
 #include "analyzers/core/glob.h"
 #include "analyzers/core/yaml_json.h"
 
@@ -106,13 +105,11 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& sourc
 }
 
 Result<Config> load_config(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Error{file.string() + ": cannot open config file"};
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return Error{file.string() + ": read error"};
+  std::optional<std::string> text = read_file_text(file);
+  if (!text) return Error{file.string() + ": cannot open or read config file"};
   std::error_code ec;
   auto directory = std::filesystem::absolute(file, ec).parent_path();
-  return parse_config(text, file.string(), directory);
+  return parse_config(*text, file.string(), directory);
 }
 
 std::optional<std::filesystem::path> find_config(const std::filesystem::path& analysed) {

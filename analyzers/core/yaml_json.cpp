@@ -1,12 +1,11 @@
 // YAML to typed JSON: the bridge between yaml-cpp and valijson/nlohmann.
 #include "analyzers/core/yaml_json.h"
 
-#include <fstream>
-#include <iterator>
 #include <string_view>
 
 #include <yaml-cpp/yaml.h>
 
+#include "analyzers/core/file_text.h"
 #include "analyzers/ingest/ingest.h"
 
 namespace kgate {
@@ -136,11 +135,9 @@ Result<nlohmann::json> parse_yaml_as_json(std::string_view text, std::string_vie
 }
 
 Result<nlohmann::json> load_yaml_as_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path + ": cannot open file"};
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return Error{path + ": read error"};
-  return parse_yaml_as_json(text, path);
+  std::optional<std::string> text = read_file_text(path);
+  if (!text) return Error{path + ": cannot open or read file"};
+  return parse_yaml_as_json(*text, path);
 }
 
 }  // namespace kgate

@@ -1,14 +1,13 @@
 // The SARIF 2.1.0 report, for GitHub code scanning and other SARIF viewers.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <map>
 #include <string>
 #include <system_error>
 #include <vector>
 
+#include "analyzers/core/file_text.h"
 #include "analyzers/core/fingerprint.h"
 #include "analyzers/core/source.h"
 #include "analyzers/report/report.h"
@@ -80,8 +79,7 @@ class CodePointColumns {
   const SourceFile* load(const std::string& path) {
     auto [at, inserted] = files_.try_emplace(path);
     if (inserted) {
-      std::ifstream in(path, std::ios::binary);
-      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::string text = read_file_text(path).value_or("");
       const bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
       if (!ascii) at->second = std::make_unique<SourceFile>(path, std::move(text));
     }

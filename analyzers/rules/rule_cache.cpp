@@ -6,14 +6,16 @@
 
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <system_error>
+
+#include "analyzers/core/content_hash.h"
+#include "analyzers/core/file_text.h"
 
 namespace kgate {
 
 namespace {
 
-constexpr int kFormat = 1;  // bump when the stored documents change meaning
+constexpr int kFormat = 2;  // bump when the stored documents or the key change meaning
 
 // The binary that wrote an entry: a rebuilt kgate may convert YAML or check rules differently.
 std::string binary_identity() {
@@ -46,10 +48,21 @@ bool private_directory(const std::filesystem::path& dir) {
 
 }  // namespace
 
-nlohmann::json RuleCacheKey::to_json() const {
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& [path, text] : files) list.push_back(nlohmann::json::array({path, text}));
-  return {{"format", kFormat}, {"binary", binary_identity()}, {"schema", schema_text}, {"files", std::move(list)}};
+std::string RuleCacheKey::digest() const {
+  std::string material;
+  const auto part = [&material](std::string_view bytes) {
+    material += std::to_string(bytes.size());
+    material += ':';
+    material += bytes;
+  };
+  part(std::to_string(kFormat));
+  part(binary_identity());
+  part(schema_text);
+  for (const auto& [path, text] : files) {
+    part(path);
+    part(text);
+  }
+  return sha256_hex(material);
 }
 
 std::filesystem::path default_cache_dir() {
@@ -63,12 +76,12 @@ std::filesystem::path default_cache_dir() {
 std::optional<std::vector<nlohmann::json>> load_rule_cache(const std::filesystem::path& cache_dir,
                                                            const std::filesystem::path& rules_dir, const RuleCacheKey& key) {
   if (!private_directory(cache_dir)) return std::nullopt;
-  std::ifstream in(entry_path(cache_dir, rules_dir), std::ios::binary);
-  if (!in) return std::nullopt;
-  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  nlohmann::json entry = nlohmann::json::from_cbor(bytes, true, /*allow_exceptions=*/false);
+  const std::optional<std::string> bytes = read_file_text(entry_path(cache_dir, rules_dir));
+  if (!bytes) return std::nullopt;
+  nlohmann::json entry = nlohmann::json::from_cbor(*bytes, true, /*allow_exceptions=*/false);
   if (entry.is_discarded() || !entry.is_object() || !entry.contains("key") || !entry.contains("documents")) return std::nullopt;
-  if (entry["key"] != key.to_json()) return std::nullopt;
+  const std::string digest = key.digest();
+  if (digest.empty() || entry["key"] != digest) return std::nullopt;
   const nlohmann::json& documents = entry["documents"];
   if (!documents.is_array() || documents.size() != key.files.size()) return std::nullopt;
   return documents.get<std::vector<nlohmann::json>>();
@@ -82,7 +95,9 @@ void store_rule_cache(const std::filesystem::path& cache_dir, const std::filesys
   const std::filesystem::path target = entry_path(cache_dir, rules_dir);
   const std::filesystem::path temporary = target.string() + ".tmp" + std::to_string(getpid());
   {
-    const nlohmann::json entry = {{"key", key.to_json()}, {"documents", documents}};
+    const std::string digest = key.digest();
+    if (digest.empty()) return;
+    const nlohmann::json entry = {{"key", digest}, {"documents", documents}};
     const std::vector<uint8_t> bytes = nlohmann::json::to_cbor(entry);
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) return;

@@ -1,8 +1,10 @@
 // The rule cache: the rule documents of a rules directory, already converted from YAML and checked
 // against the schema, kept between runs so that `kgate check` starts without yaml-cpp and valijson
-// (together most of its start-up). An entry is used only when its key equals, byte for byte, what
-// the run read: every rule file's path and text, the schema's text, and the kgate binary (path,
-// size, modification time), so an edit to any of them, or a rebuild, misses and reloads.
+// (together most of its start-up). An entry is used only when its key matches what the run read:
+// every rule file's path and text, the schema's text, and the kgate binary (path, size, modification
+// time), so an edit to any of them, or a rebuild, misses and reloads. The entry stores the SHA-256 of
+// that key, not the key itself: reading ~100 kB of rule text back from the entry and comparing it
+// cost more than the documents did.
 #pragma once
 
 #include <filesystem>
@@ -18,7 +20,9 @@ namespace kgate {
 struct RuleCacheKey {
   std::string schema_text;
   std::vector<std::pair<std::string, std::string>> files;  // (path, text), sorted by path
-  nlohmann::json to_json() const;
+  // SHA-256 (hex) of the cache format, the binary's identity, the schema and every (path, text), each
+  // part prefixed by its length so that no two different keys give the same bytes.
+  std::string digest() const;
 };
 
 // $KGATE_CACHE_DIR, else <temp>/kgate-<uid> (where the Clang engine keeps its precompiled header).

@@ -1,14 +1,13 @@
 // Rule loading and validation: schema first (shape), then the fact model and the check registry (meaning).
 #include "analyzers/rules/rule_set.h"
 
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <thread>
 
 #include <algorithm>
 #include <system_error>
 
+#include "analyzers/core/file_text.h"
 #include "analyzers/core/yaml_json.h"
 #include "analyzers/rules/rule_cache.h"
 #include "analyzers/rules/checks.h"
@@ -214,14 +213,6 @@ void add_rules(RuleLoad& load, const std::vector<std::filesystem::path>& files, 
   }
 }
 
-std::optional<std::string> read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return std::nullopt;
-  return text;
-}
-
 }  // namespace
 
 RuleLoad load_rules(const std::filesystem::path& rules_dir, const std::filesystem::path& cache_dir) {
@@ -232,7 +223,7 @@ RuleLoad load_rules(const std::filesystem::path& rules_dir, const std::filesyste
     return load;
   }
   const auto schema_path = (rules_dir / "schema.json").string();
-  const std::optional<std::string> schema_text = read_text(schema_path);
+  const std::optional<std::string> schema_text = read_file_text(schema_path);
   if (!schema_text) {
     load.problems.push_back({schema_path, schema_path + ": cannot open schema"});
     return load;
@@ -257,7 +248,7 @@ RuleLoad load_rules(const std::filesystem::path& rules_dir, const std::filesyste
   key.schema_text = *schema_text;
   std::vector<char> readable(files.size(), 0);
   for (size_t i = 0; i < files.size(); ++i) {
-    std::optional<std::string> text = read_text(files[i]);
+    std::optional<std::string> text = read_file_text(files[i]);
     readable[i] = text.has_value();
     key.files.emplace_back(files[i].string(), text ? std::move(*text) : std::string());
   }

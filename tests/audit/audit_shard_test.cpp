@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "analyzers/audit/content_hash.h"
+#include "analyzers/core/content_hash.h"
 #include "analyzers/audit/shard.h"
 
 using kgate::audit::in_shard;
@@ -40,6 +40,6 @@ TEST(AuditShard, EveryPathInExactlyOneShard) {
 TEST(AuditShard, OneShardHoldsEverything) { EXPECT_TRUE(in_shard("any/path.py", {1, 1})); }
 
 TEST(AuditContentHash, Sha256OfKnownInputs) {
-  EXPECT_EQ(kgate::audit::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(kgate::audit::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(kgate::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(kgate::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }

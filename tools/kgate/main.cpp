@@ -19,11 +19,12 @@
 #endif
 
 #include "analyzers/audit/audit.h"
-#include "analyzers/audit/content_hash.h"
 #include "analyzers/audit/html_report.h"
 #include "analyzers/audit/results_log.h"
 #include "analyzers/audit/shard.h"
 #include "analyzers/core/config.h"
+#include "analyzers/core/content_hash.h"
+#include "analyzers/core/file_text.h"
 #include "analyzers/pipeline/batch.h"
 #include "analyzers/pipeline/pipeline.h"
 #include "analyzers/report/report.h"
@@ -282,8 +283,7 @@ struct AuditCommand {
 nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet& rules, const fs::path& rules_dir) {
   std::string catalogue;
   const auto add_file = [&](const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    catalogue += file.filename().string() + '\0' + std::string(std::istreambuf_iterator<char>(in), {}) + '\0';
+    catalogue += file.filename().string() + '\0' + kgate::read_file_text(file).value_or("") + '\0';
   };
   for (const auto& rule : rules.rules()) add_file(rule.file);
   std::vector<fs::path> policies;
@@ -299,7 +299,7 @@ nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet&
 #endif
   return {{"kgate", KGATE_VERSION},        {"policy", options.policy},          {"task", options.task},
           {"cpp_engine", options.cpp_engine}, {"clang_built_in", clang},         {"max_file_bytes", options.max_file_bytes},
-          {"rules", kgate::audit::sha256_hex(catalogue)}};
+          {"rules", kgate::sha256_hex(catalogue)}};
 }
 
 // `kgate audit`: exit 0 when the log and the report are written (findings are the audit's data),

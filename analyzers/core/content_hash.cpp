@@ -1,5 +1,5 @@
 // SHA-256 through OpenSSL's EVP interface.
-#include "analyzers/audit/content_hash.h"
+#include "analyzers/core/content_hash.h"
 
 #include <array>
 #include <fstream>
@@ -7,7 +7,7 @@
 
 #include <openssl/evp.h>
 
-namespace kgate::audit {
+namespace kgate {
 
 namespace {
 
@@ -61,4 +61,4 @@ Result<std::string> sha256_file(const std::filesystem::path& path) {
   return hex;
 }
 
-}  // namespace kgate::audit
+}  // namespace kgate
