@@ -81,7 +81,7 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 GlobSet::GlobSet(const std::vector<std::string>& patterns) {
   for (const auto& p : patterns) {
     const size_t meta = p.find_first_of(kMetaCharacters);
-    if (meta != std::string::npos) wild_.push_back({p, meta});
+    if (meta != std::string::npos) wild_.push_back({p, meta, p.find_first_not_of('*', meta) == std::string::npos});
     else owned_.push_back(p);
   }
   for (const auto& p : owned_) exact_.insert(p);  // owned_ no longer grows: the views stay valid
@@ -90,7 +90,7 @@ GlobSet::GlobSet(const std::vector<std::string>& patterns) {
 bool GlobSet::match(std::string_view text) const {
   if (exact_.count(text)) return true;
   for (const auto& w : wild_)
-    if (text.size() >= w.prefix && text.compare(0, w.prefix, w.pattern, 0, w.prefix) == 0 && glob_match(w.pattern, text))
+    if (text.size() >= w.prefix && text.compare(0, w.prefix, w.pattern, 0, w.prefix) == 0 && (w.prefix_only || glob_match(w.pattern, text)))
       return true;
   return false;
 }

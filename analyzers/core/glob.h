@@ -18,7 +18,8 @@ bool has_glob_chars(std::string_view pattern);
 
 // A list of globs compiled once: patterns without metacharacters go in a hash set (most of a rule's
 // name lists are exact names), the rest are tried in order, each only when the text starts with the
-// pattern's literal prefix (`torch.*` is tried only on names starting "torch."). Same answer as
+// pattern's literal prefix (`torch.*` is tried only on names starting "torch."; a pattern that is a
+// prefix and stars, most of the rules' globs, is decided by that prefix alone). Same answer as
 // glob_match_any.
 class GlobSet {
  public:
@@ -31,7 +32,8 @@ class GlobSet {
   std::vector<std::string> owned_;  // storage for exact_'s views
   struct Wild {
     std::string pattern;
-    size_t prefix;  // length of the literal prefix (up to the first metacharacter)
+    size_t prefix;     // length of the literal prefix (up to the first metacharacter)
+    bool prefix_only;  // the rest is only `*` (`torch.Tensor.*`): the prefix decides alone
   };
   std::vector<Wild> wild_;
 };

@@ -94,6 +94,12 @@ TEST(GlobSet, AgreesWithGlobMatchAny) {
   EXPECT_FALSE(set.match("torc"));
   EXPECT_TRUE(set.match("cublasLtGemm"));
   EXPECT_FALSE(set.match("cublasSgemm"));  // the pattern's `G` is upper-case
+  // Patterns that are a literal prefix and stars only are decided by the prefix.
+  for (const std::vector<std::string>& only : std::vector<std::vector<std::string>>{{"*"}, {"**"}, {"float8**"}, {"ab*", "a*c"}}) {
+    const GlobSet stars(only);
+    for (const char* text : {"", "a", "ab", "abc", "ac", "float8", "float8_e4m3", "float", "x*"})
+      EXPECT_EQ(stars.match(text), glob_match_any(only, text)) << only.front() << " on " << text;
+  }
 }
 
 }  // namespace
