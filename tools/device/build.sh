@@ -29,7 +29,7 @@ done < "$prep/pins.txt"
 python="${KGATE_PYTHON:-$(command -v python3)}"
 multiarch=x86_64-linux-gnu
 export LD_LIBRARY_PATH="$sysroot/usr/lib/$multiarch${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKGATE_WITH_CLANG=OFF -DKGATE_WERROR=ON \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKGATE_WITH_CLANG=OFF -DKGATE_WERROR=ON -DKGATE_LTO=OFF \
   -DKGATE_BUILD_BENCH=OFF -DKGATE_PYTHON="$python" -DKGATE_DEPS_DIR="$deps" -DCMAKE_PREFIX_PATH="$sysroot/usr" \
   -DCMAKE_INCLUDE_PATH="$sysroot/usr/include" -DCMAKE_LIBRARY_PATH="$sysroot/usr/lib/$multiarch" \
   -DCMAKE_CXX_FLAGS="-isystem $sysroot/usr/include" > "$build.configure.log" 2>&1 \
