@@ -128,20 +128,17 @@ class Measurer {
   const std::vector<Block>& blocks() const { return blocks_; }
   const HalsteadCounts& counts(size_t i) const { return counts_[i]; }
 
-  // radon's complexity of a class: 1 + its own decisions + the complexity of its methods.
-  int64_t class_complexity(size_t c) const {
-    int64_t total = 1 + blocks_[c].decisions;
-    for (const Block& b : blocks_)
-      if (b.kind == Block::Function && b.parent == static_cast<int>(c)) total += 1 + b.decisions;
-    return total;
-  }
-  // radon's total complexity of the module (the MI input): its functions and classes at module level.
+  // radon's total complexity of the module (the MI input): its functions and classes at module level,
+  // a class counting 1 + its own decisions + the complexity of its methods. Linear in the blocks.
   int64_t module_complexity() const {
+    std::vector<int64_t> methods(blocks_.size(), 0);  // per class: the complexity of its methods
+    for (const Block& b : blocks_)
+      if (b.kind == Block::Function && b.parent > 0 && blocks_[b.parent].kind == Block::Class) methods[b.parent] += 1 + b.decisions;
     int64_t total = 1 + blocks_[0].decisions;
     for (size_t i = 1; i < blocks_.size(); ++i) {
       if (blocks_[i].parent != 0) continue;
       if (blocks_[i].kind == Block::Function) total += blocks_[i].decisions;
-      if (blocks_[i].kind == Block::Class) total += class_complexity(i) - 1;
+      if (blocks_[i].kind == Block::Class) total += blocks_[i].decisions + methods[i];  // class complexity - 1
     }
     return total;
   }
