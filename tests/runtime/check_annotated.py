@@ -9,6 +9,8 @@ The candidate's first lines say what is expected (corpus/runtime/README and docs
       lets exec through seccomp for Triton's toolchain, so a different layer reports some violations)
   # runtime-expect-fp32-reference: yes|no   (optional; whether some case passed only against the fp32
       recomputation of an fp16/bf16 reference, which rounds after every op)
+  # runtime-expect-failing-dtypes: <dtype> ...   (optional; each listed dtype has at least one failing
+      case: for an fp16/bf16 dtype, the fp32 recomputation did not rescue the candidate either)
 Usage: check_annotated.py KGATE REPO_ROOT CANDIDATE [extra kgate run options...]
 Exit 0 when the verdict, the reason id, the message and the exit code all match; 1 otherwise."""
 import json
@@ -24,7 +26,7 @@ def annotations(path):
             if not line.startswith("#"):
                 break
             for key in ("runtime-task", "runtime-expect", "runtime-expect-message", "runtime-expect-message-cuda",
-                        "runtime-expect-fp32-reference"):
+                        "runtime-expect-fp32-reference", "runtime-expect-failing-dtypes"):
                 prefix = f"# {key}:"
                 if line.startswith(prefix):
                     found[key] = line[len(prefix):].strip()
@@ -82,6 +84,9 @@ def main():
         wide = sum(1 for c in report["cases"] if c.get("matched_fp32_reference"))
         if (want_wide == "yes") != (wide > 0):
             problems.append(f"{wide} cases matched only the fp32 reference, expected {want_wide}")
+    for dtype in notes.get("runtime-expect-failing-dtypes", "").split():
+        if not any(c["dtype"] == dtype and c["verdict"] != "pass" for c in report["cases"]):
+            problems.append(f"no {dtype} case failed, expected some")
     timing = report.get("timing")
     # A GPU pass is timed (runtime stage II): no timing there means the timing phase is missing.
     if "--device" in extra and extra[extra.index("--device") + 1] == "cuda" and report["verdict"] == "pass" and not timing:
