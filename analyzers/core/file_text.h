@@ -8,8 +8,10 @@
 
 namespace kgate {
 
-// The file's bytes, or nullopt when it cannot be opened or a read fails. A file that grows while it is
-// read is read to its end.
-std::optional<std::string> read_file_text(const std::filesystem::path& path);
+enum class ReadFailure { Open, Read };
+
+// The file's bytes, or nullopt when it cannot be opened or a read fails (`failure`, when given, says
+// which). A file that grows while it is read is read to its end.
+std::optional<std::string> read_file_text(const std::filesystem::path& path, ReadFailure* failure = nullptr);
 
 }  // namespace kgate

@@ -6,9 +6,9 @@
 #include <cctype>
 #include <filesystem>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <system_error>
+
+#include "analyzers/core/file_text.h"
 
 namespace kgate::ingest {
 
@@ -114,20 +114,16 @@ std::optional<SourceFile> read_source(const std::string& path, std::string text_
                                  path));
       return std::nullopt;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in.is_open()) {
-      diagnostics.push_back(make("input-unreadable", Severity::Error, "cannot read file: permission denied or open failed", path));
+    ReadFailure failure = ReadFailure::Open;
+    std::optional<std::string> read = read_file_text(path, &failure);
+    if (!read) {
+      diagnostics.push_back(make("input-unreadable", Severity::Error,
+                                 failure == ReadFailure::Open ? "cannot read file: permission denied or open failed"
+                                                              : "cannot read file: read error",
+                                 path));
       return std::nullopt;
     }
-    // One read of the size stat gave (the limit check above bounds it), then whatever the file grew by.
-    text.resize(ec ? 0 : static_cast<size_t>(size));
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<size_t>(in.gcount()));
-    if (in) text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    if (in.bad()) {
-      diagnostics.push_back(make("input-unreadable", Severity::Error, "cannot read file: read error", path));
-      return std::nullopt;
-    }
+    text = std::move(*read);
   }
 
   // Text given in memory is checked again: the file may have grown between stat and read.
