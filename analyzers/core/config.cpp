@@ -92,13 +92,21 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& sourc
         if (!severity) return Error{where + "." + rule + ": expected error, warning or note, got " + level.dump()};
         config.severity.emplace_back(rule, *severity);
       }
+    } else if (key == "harness") {
+      if (!value.is_string() || value.get<std::string>().empty()) return Error{where + ": expected a harness profile name"};
+      config.harness = value.get<std::string>();
+    } else if (key == "entry_functions") {
+      if (value.is_null()) continue;
+      auto names = string_list(value, where);
+      if (!names) return Error{names.error()};
+      config.entry_functions = std::move(*names);
     } else if (key == "exclude") {
       if (value.is_null()) continue;
       auto globs = string_list(value, where);
       if (!globs) return Error{globs.error()};
       config.exclude = std::move(*globs);
     } else {
-      return Error{source + ": unknown key '" + key + "' (expected policy, rules, severity, exclude)"};
+      return Error{source + ": unknown key '" + key + "' (expected policy, harness, entry_functions, rules, severity, exclude)"};
     }
   }
   return config;
@@ -124,12 +132,14 @@ std::optional<std::filesystem::path> find_config(const std::filesystem::path& an
   }
 }
 
-std::string dump_config(const Config& config, std::string_view effective_policy) {
+std::string dump_config(const Config& config, std::string_view effective_policy, std::string_view effective_harness) {
   YAML::Emitter out;
   if (!config.source.empty()) out << YAML::Comment("from " + config.source);
   else out << YAML::Comment("built-in defaults");
   out << YAML::BeginMap;
   out << YAML::Key << "policy" << YAML::Value << std::string(effective_policy);
+  out << YAML::Key << "harness" << YAML::Value << std::string(effective_harness);
+  out << YAML::Key << "entry_functions" << YAML::Value << YAML::Flow << config.entry_functions;
   out << YAML::Key << "rules" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "enable" << YAML::Value << YAML::Flow << config.enable;
   out << YAML::Key << "disable" << YAML::Value << YAML::Flow << config.disable;

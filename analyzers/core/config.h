@@ -21,6 +21,8 @@ struct Config {
   std::string source;           // the file it was read from; empty for the defaults
   std::filesystem::path directory;  // excludes are relative to this
   std::string policy;           // kernelbench | repository | a category; empty: by file kind
+  std::string harness;          // a harness profile (rules/harnesses); empty: detected per file
+  std::vector<std::string> entry_functions;  // extra entry functions (roots of reachability)
   std::vector<std::string> enable;
   std::vector<std::string> disable;
   std::vector<std::pair<std::string, Severity>> severity;  // id or glob; the most specific match wins
@@ -41,6 +43,7 @@ Result<Config> load_config(const std::filesystem::path& file);
 // directory) and its parents, the way clang-tidy finds `.clang-tidy`.
 std::optional<std::filesystem::path> find_config(const std::filesystem::path& analysed);
 // The effective configuration as YAML that parse_config reads back (`kgate check --dump-config`).
-std::string dump_config(const Config& config, std::string_view effective_policy);
+// `effective_harness` is the forced profile, or "auto" when each file's is detected.
+std::string dump_config(const Config& config, std::string_view effective_policy, std::string_view effective_harness = "auto");
 
 }  // namespace kgate

@@ -26,6 +26,7 @@ std::string_view to_string(FunctionKind kind) {
     case FunctionKind::Host: return "host";
     case FunctionKind::Lambda: return "lambda";
     case FunctionKind::ModuleBody: return "module";
+    case FunctionKind::DslKernel: return "dsl-kernel";
   }
   return "python";
 }
@@ -38,6 +39,7 @@ std::string_view to_string(ReceiverKind kind) {
     case ReceiverKind::Param: return "param";
     case ReceiverKind::Self: return "self";
     case ReceiverKind::Literal: return "literal";
+    case ReceiverKind::Output: return "output";
   }
   return "none";
 }
@@ -48,6 +50,7 @@ std::string_view to_string(LaunchKind kind) {
     case LaunchKind::Extension: return "extension";
     case LaunchKind::CudaChevron: return "cuda-chevron";
     case LaunchKind::CudaApi: return "cuda-api";
+    case LaunchKind::Dsl: return "dsl";
   }
   return "triton";
 }
@@ -113,6 +116,7 @@ Table call_table() {
       {"callee", [](const FactSet& f, size_t i) { return s(f.calls[i].callee); }},
       {"resolved", [](const FactSet& f, size_t i) { return s(f.calls[i].resolved); }},
       {"method", [](const FactSet& f, size_t i) { return s(f.calls[i].method); }},
+      {"launch_argument", [](const FactSet& f, size_t i) { return b(f.calls[i].launch_argument); }},
       {"receiver", [](const FactSet& f, size_t i) { return s(std::string(to_string(f.calls[i].receiver))); }},
       {"dynamic_name", [](const FactSet& f, size_t i) { return b(f.calls[i].dynamic_name); }},
       {"unresolved_dynamic", [](const FactSet& f, size_t i) { return b(f.calls[i].unresolved_dynamic); }},
@@ -154,6 +158,8 @@ Table import_table() {
        }},
       {"alias", [](const FactSet& f, size_t i) { return s(f.imports[i].alias); }},
       {"dynamic", [](const FactSet& f, size_t i) { return b(f.imports[i].dynamic); }},
+      {"harness_allowed", [](const FactSet& f, size_t i) { return b(f.imports[i].harness_allowed); }},
+      {"harness_forbidden", [](const FactSet& f, size_t i) { return b(f.imports[i].harness_forbidden); }},
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.imports[i].function)); }},
   };
 }
@@ -167,6 +173,7 @@ Table write_table() {
       {"root", [](const FactSet& f, size_t i) { return s(std::string(to_string(f.writes[i].root))); }},
       {"dynamic_name", [](const FactSet& f, size_t i) { return b(f.writes[i].dynamic_name); }},
       {"augmented", [](const FactSet& f, size_t i) { return b(f.writes[i].augmented); }},
+      {"stores_kernel", [](const FactSet& f, size_t i) { return b(f.writes[i].stores_kernel); }},
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.writes[i].function)); }},
       {"function_kind", [](const FactSet& f, size_t i) { return s(function_kind_of(f, f.writes[i].function)); }},
       {"reachable", [](const FactSet& f, size_t i) { return b(f.writes[i].reachable); }},
@@ -310,13 +317,22 @@ Table extension_table() {
   };
 }
 
+Table output_table() {
+  return {
+      {"name", [](const FactSet& f, size_t i) { return s(f.outputs[i].name); }},
+      {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.outputs[i].function)); }},
+      {"written", [](const FactSet& f, size_t i) { return b(f.outputs[i].written); }},
+      {"reachable", [](const FactSet& f, size_t i) { return b(f.outputs[i].reachable); }},
+  };
+}
+
 struct Tables {
-  std::array<Table, 14> by_kind;
-  std::array<std::vector<std::string>, 14> names;
+  std::array<Table, 15> by_kind;
+  std::array<std::vector<std::string>, 15> names;
   Tables() {
     by_kind = {call_table(),    launch_table(), import_table(), write_table(), name_table(),
                global_table(),  handler_table(), class_table(), cast_table(),  return_table(),
-               string_table(),  function_table(), extension_table(), module_table()};
+               string_table(),  function_table(), extension_table(), module_table(), output_table()};
     for (size_t k = 0; k < by_kind.size(); ++k)
       for (const auto& [name, getter] : by_kind[k]) names[k].push_back(name);
   }
@@ -327,9 +343,9 @@ const Tables& tables() {
   return t;
 }
 
-constexpr std::array<std::string_view, 14> kKindNames = {
+constexpr std::array<std::string_view, 15> kKindNames = {
     "call", "launch", "import", "write", "name", "global", "handler",
-    "class", "cast", "return", "string", "function", "extension", "module"};
+    "class", "cast", "return", "string", "function", "extension", "module", "output"};
 
 }  // namespace
 
@@ -367,6 +383,7 @@ size_t fact_count(const FactSet& f, FactKind kind) {
     case FactKind::Function: return f.functions.size();
     case FactKind::Extension: return f.extensions.size();
     case FactKind::Module: return f.modules.size();
+    case FactKind::Output: return f.outputs.size();
   }
   return 0;
 }
@@ -393,6 +410,7 @@ Span fact_span(const FactSet& f, FactKind kind, size_t i) {
     case FactKind::Function: return f.functions[i].span;
     case FactKind::Extension: return f.extensions[i].span;
     case FactKind::Module: return f.modules[i].span;
+    case FactKind::Output: return f.outputs[i].span;
   }
   return {};
 }

@@ -21,7 +21,9 @@ namespace kgate {
 enum class Language { Python, Triton, Cuda, Cpp };
 std::string_view to_string(Language language);
 
-enum class FunctionKind { Python, TritonJit, CudaGlobal, CudaDevice, Host, Lambda, ModuleBody };
+// DslKernel: a kernel written in a Python kernel language other than Triton (TileLang, CuTe DSL,
+// cuTile, Numba CUDA, CuPy, ...); Function.decorators names the decorator that made it one.
+enum class FunctionKind { Python, TritonJit, CudaGlobal, CudaDevice, Host, Lambda, ModuleBody, DslKernel };
 std::string_view to_string(FunctionKind kind);
 
 // Why a statement might not execute, or executes only on some paths.
@@ -88,7 +90,9 @@ struct Function {
   CodeMetrics metrics;
 };
 
-enum class ReceiverKind { None, Module, Value, Param, Self, Literal };
+// Output: a parameter that the harness profile names as an output the entry must write (the
+// output-argument harness's `output`), which is no input: writing it is the entry's job.
+enum class ReceiverKind { None, Module, Value, Param, Self, Literal, Output };
 std::string_view to_string(ReceiverKind kind);
 
 struct Call {
@@ -100,6 +104,7 @@ struct Call {
   bool unresolved_dynamic = false;  // a run-time name that could not be folded
   bool instance_call = false;  // calling an object bound to a constructor call (self.fc = nn.Linear())
   bool local_target = false;   // resolves to a function or class defined in this file
+  bool launch_argument = false;  // sits in the argument list of a kernel launch (x.data_ptr() handed to a kernel)
   std::vector<std::string> string_args;  // folded constant string arguments
   std::vector<std::string> keywords;     // keyword argument names
   std::vector<std::string> keyword_values;  // resolved keyword values, same order ("torch.float16")
@@ -110,7 +115,9 @@ struct Call {
   Span span;
 };
 
-enum class LaunchKind { Triton, Extension, CudaChevron, CudaApi };
+// Dsl: a call of a kernel-language kernel or of its compiled handle (numba kernel[grid](...), a CuTe
+// DSL cute.compile result, a CuPy RawKernel, a TileLang compiled function, an NVRTC cuLaunchKernel).
+enum class LaunchKind { Triton, Extension, CudaChevron, CudaApi, Dsl };
 std::string_view to_string(LaunchKind kind);
 
 struct Launch {
@@ -131,6 +138,10 @@ struct Import {
   std::string name;          // imported name for `from m import name`, else empty
   std::string alias;         // the local binding
   bool dynamic = false;      // importlib.import_module / __import__
+  // The harness profile provides this module for submissions to import (GPU MODE's task), or keeps
+  // the reference or the checker in it (reference, eval, utils): rules/harnesses imports.
+  bool harness_allowed = false;
+  bool harness_forbidden = false;
   int function = -1;
   Span span;
 };
@@ -146,6 +157,7 @@ struct AttributeWrite {
   ReceiverKind root = ReceiverKind::None;  // Module: an imported module; Param; Self; Value
   bool dynamic_name = false;
   bool augmented = false;    // +=, -=, ...
+  bool stores_kernel = false;  // the value is a compiled kernel or extension handle (lazy compilation)
   int function = -1;
   bool reachable = false;
   Guard guard;
@@ -207,6 +219,17 @@ struct Return {
   Span span;
 };
 
+// An output parameter of a harness entry (rules/harnesses `entry.outputs`): solve(input, output, n)
+// must write `output`. written: it is passed to a launch, an extension or a local helper, used as
+// `out=`, written element-wise, or changed by an in-place method, somewhere in the entry function.
+struct OutputParam {
+  std::string name;
+  int function = -1;
+  bool written = false;
+  bool reachable = false;
+  Span span;                 // the entry function's name
+};
+
 struct StringConst {
   std::string value;
   int function = -1;
@@ -219,13 +242,18 @@ struct Extension {
   std::string name;          // name= argument
   std::string loader;        // "torch.utils.cpp_extension.load_inline"
   std::vector<std::string> functions;  // functions=[...]
-  std::vector<std::string> source_files;  // load(sources=[...])
+  // Sibling files that hold sources: load(sources=[...]), or load_inline sources read from a file.
+  // A leading kSubmissionDir stands for the submission's directory (the pipeline reads them).
+  std::vector<std::string> source_files;
   bool sources_unresolved = false;  // a source argument could not be folded to text
   Span span;
 };
 
 enum class SubmissionFormat { Unknown, KernelBenchCuda, KernelBenchTriton, KernelBenchPython, Task, PythonOther, RawCuda };
 std::string_view to_string(SubmissionFormat format);
+
+// The directory of the submission in a folded path (`Path(__file__).parent / "k.cu"`).
+inline constexpr std::string_view kSubmissionDir = "\x01submission-dir";
 
 struct FactSet {
   SubmissionFormat format = SubmissionFormat::Unknown;
@@ -244,8 +272,18 @@ struct FactSet {
   std::vector<Return> returns;
   std::vector<StringConst> strings;
   std::vector<Extension> extensions;
-  int entry = -1;            // ModelNew.forward
-  std::vector<int> entries;  // every entry point (forward, __call__)
+  std::vector<OutputParam> outputs;
+  int entry = -1;            // the harness's main entry (ModelNew.forward, custom_kernel, solve)
+  std::vector<int> entries;  // every entry point (forward, __call__, entry functions)
+  // The harness profile that applied (rules/harnesses), empty when none recognised the file; and
+  // whether the profile names this file as its own reference (reference.py, task.py).
+  std::string harness;
+  std::string harness_without_entry = "unjudged";  // the profile's verdict when its entry is missing
+  std::string harness_entry;  // what the profile enters through, for messages ("ModelNew.forward", "custom_kernel")
+  bool harness_reference = false;
+  // C++ roots by name, for a raw C++ file whose harness names entry functions (GPU MODE's
+  // custom_kernel); empty: exported and tensor-taking host functions are the roots.
+  std::vector<std::string> cpp_entry_functions;
 
   std::string function_name(int index) const {
     return index >= 0 && index < static_cast<int>(functions.size()) ? functions[index].qualname : "<module>";
@@ -256,7 +294,7 @@ struct FactSet {
 
 using FieldValue = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<std::string>>;
 
-enum class FactKind { Call, Launch, Import, Write, Name, Global, Handler, Class, Cast, Return, String, Function, Extension, Module };
+enum class FactKind { Call, Launch, Import, Write, Name, Global, Handler, Class, Cast, Return, String, Function, Extension, Module, Output };
 std::optional<FactKind> parse_fact_kind(std::string_view name);
 std::string_view to_string(FactKind kind);
 

@@ -41,6 +41,9 @@ nlohmann::json maintainability_json(const FactSet& facts) {
                            {"line", f.span.line},
                            {"col", f.span.col},
                            {"counted_by", std::string(f.metrics.counted_by)}};
+    // A function of a sibling source file: its line is the load call's, not its own.
+    if (f.module > 0 && f.module < static_cast<int>(facts.modules.size()) && facts.modules[f.module].role == "load-file")
+      item["sibling_file"] = true;
     add_fields(item, f.metrics);
     out["functions"].push_back(item);
   }

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <optional>
 
 #include "analyzers/core/budget.h"
 #include "analyzers/core/config.h"
+#include "analyzers/core/file_text.h"
 #include "analyzers/core/fingerprint.h"
 #include "analyzers/core/suppressions.h"
 #include "analyzers/cuda/cuda_facts.h"
@@ -42,13 +44,84 @@ Diagnostic pipeline_finding(std::string rule, std::string message, const std::st
   return d;
 }
 
+// The harness profile of a raw C++/CUDA file, from its includes (GPU MODE's task.h) once its facts
+// are extracted; the profile's entry functions become the roots of the C++ reachability (link).
+void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoice& choice) {
+  ModuleOutline outline;
+  outline.python = false;
+  outline.file_name = std::filesystem::path(file.path).filename().string();
+  for (const Import& im : facts.imports) outline.includes.push_back(im.module);
+  for (const Function& f : facts.functions) {
+    if (f.kind == FunctionKind::CudaGlobal) outline.own_kernels = true;
+    if (f.kind == FunctionKind::Host && f.parent < 0) outline.functions.push_back(f.name);
+  }
+  const HarnessProfile* profile = choice.select(outline);
+  // The harness's own headers (task.h, reference.cuh) are claimed by the profile that names them
+  // before the repository profile, which claims every other C++ file.
+  if (const HarnessProfile* naming = choice.naming_reference(outline.file_name); naming && (!profile || profile->without_entry == WithoutEntry::Judged))
+    profile = naming;
+  if (!profile) {
+    facts.harness_without_entry = "judged";  // a C++ file no profile claims is judged as repository code
+    return;
+  }
+  facts.harness = profile->name;
+  facts.harness_without_entry = std::string(to_string(profile->without_entry));
+  facts.harness_reference = profile->names_reference(outline.file_name);
+  facts.cpp_entry_functions = profile->entry_functions;
+  // `#include "task.h"` is the harness's own header for submissions; "reference.cuh" is its checker.
+  for (Import& im : facts.imports) {
+    const std::string name = std::filesystem::path(im.module).filename().string();
+    im.harness_allowed = profile->allows_import(name);
+    im.harness_forbidden = !im.harness_allowed && profile->forbids_import(name);
+  }
+  for (const auto& extra : choice.extra_entry_functions) facts.cpp_entry_functions.push_back(extra);
+}
+
+// Sources a Python submission keeps in sibling files (load(sources=[...]), or load_inline sources read
+// with open().read() / read_text()): read from the submission's directory and analysed like embedded
+// strings. Findings in them point at the load call. A file that is not there, or too large, leaves
+// the extension unresolved (extension-sources-unresolved), never a crash or a pass.
+void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::Limits& limits) {
+  const std::filesystem::path dir = std::filesystem::path(file.path).parent_path();
+  for (size_t e = 0; e < facts.extensions.size(); ++e) {
+    Extension& ext = facts.extensions[e];
+    for (const std::string& name : ext.source_files) {
+      std::string relative = name;
+      if (relative.rfind(kSubmissionDir, 0) == 0) relative = relative.substr(std::min(relative.size(), kSubmissionDir.size() + 1));
+      const std::filesystem::path path = std::filesystem::path(relative).is_absolute() ? std::filesystem::path(relative) : dir / relative;
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(path, ec);
+      std::optional<std::string> text;
+      if (!ec && size <= limits.max_file_bytes) text = read_file_text(path);
+      if (!text) {
+        ext.sources_unresolved = true;
+        continue;
+      }
+      const uint32_t at = file.lines.line_range(ext.span.line).first + (ext.span.col > 0 ? ext.span.col - 1 : 0);
+      Module m;
+      const std::string suffix = path.extension().string();
+      m.language = suffix == ".cu" || suffix == ".cuh" ? Language::Cuda : Language::Cpp;
+      m.role = "load-file";
+      for (size_t i = 0; i < text->size(); ++i) m.map.append(at);
+      m.text = std::move(*text);
+      m.span = ext.span;
+      m.extension = static_cast<int>(e);
+      facts.modules.push_back(std::move(m));
+    }
+  }
+}
+
 // C++/CUDA facts: for a raw .cu/.cpp file (module 0 is created from the host), and for the C++
 // strings a Python submission embeds (modules the Python extractor added). Then the cross-language
 // link marks what Python's extension calls reach.
 void extract_cpp_facts(const SourceFile& file, FactSet& facts, std::vector<Diagnostic>& diagnostics,
                        const AnalysisContext& context) {
-  if (context.cpp_engine == "none") return;
-  const bool has_cpp = facts.modules.empty() || std::any_of(facts.modules.begin(), facts.modules.end(), [](const Module& m) {
+  const bool raw_cpp = facts.modules.empty();
+  if (context.cpp_engine == "none") {
+    if (raw_cpp) apply_cpp_harness(file, facts, context.harness);
+    return;
+  }
+  const bool has_cpp = raw_cpp || std::any_of(facts.modules.begin(), facts.modules.end(), [](const Module& m) {
                          return m.language == Language::Cuda || m.language == Language::Cpp;
                        });
   if (!has_cpp) return;
@@ -56,13 +129,37 @@ void extract_cpp_facts(const SourceFile& file, FactSet& facts, std::vector<Diagn
   options.force_tree_sitter = context.cpp_engine == "tree-sitter";
   options.compile_commands = context.compile_commands;
   cuda::extract_facts(file, facts, diagnostics, options);
+  if (raw_cpp) apply_cpp_harness(file, facts, context.harness);
   cuda::link(facts);
+  if (raw_cpp && !facts.cpp_entry_functions.empty()) {
+    for (size_t i = 0; i < facts.functions.size() && facts.entry < 0; ++i) {
+      const Function& f = facts.functions[i];
+      if (f.kind == FunctionKind::Host && f.reachable &&
+          std::find(facts.cpp_entry_functions.begin(), facts.cpp_entry_functions.end(), f.name) != facts.cpp_entry_functions.end())
+        facts.entry = static_cast<int>(i);
+    }
+    if (facts.entry >= 0) facts.entries.push_back(facts.entry);
+  }
 }
 
 size_t count_lines(const std::string& text) {
   if (text.empty()) return 0;
   const auto newlines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
   return newlines + (text.back() == '\n' ? 0 : 1);
+}
+
+// pass / reject / unjudged / not-a-submission. A file whose entry the harness could not find is
+// unjudged unless a rule rejected it outright; a kernel module without an entry is not-a-submission.
+std::string verdict_of(const FactSet& facts, const std::vector<Diagnostic>& findings, bool analysed) {
+  const auto rejects = [](const Diagnostic& d) { return d.severity == Severity::Error && d.rule != "entry-not-found"; };
+  if (std::any_of(findings.begin(), findings.end(), rejects) || !analysed) return "reject";
+  if (facts.harness_reference) return "not-a-submission";
+  if (facts.entry >= 0 || facts.harness_without_entry == "judged") {
+    const bool entry_missing = std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.rule == "entry-not-found"; });
+    return entry_missing ? "unjudged" : "pass";
+  }
+  if (facts.harness_without_entry == "not-a-submission") return "not-a-submission";
+  return "unjudged";
 }
 
 nlohmann::json basic_metrics(const std::optional<SourceFile>& source, const FactSet& facts) {
@@ -104,7 +201,10 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
 
   if (source) {
     try {
-      if (kind == ingest::FileKind::Python) python::extract_facts(*source, context.limits, facts, produced);
+      if (kind == ingest::FileKind::Python) {
+        python::extract_facts(*source, context.limits, facts, produced, context.harness);
+        read_sibling_sources(*source, facts, context.limits);
+      }
       extract_cpp_facts(*source, facts, produced, context);
       metrics::measure_cpp(*source, facts);
     } catch (const std::exception& e) {
@@ -124,11 +224,14 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   }
   result.format = facts.format;
   for (const Function& f : facts.functions)
-    if (f.kind == FunctionKind::CudaGlobal || f.kind == FunctionKind::TritonJit) result.kernels.push_back(f.name);
+    if (f.kind == FunctionKind::CudaGlobal || f.kind == FunctionKind::TritonJit || f.kind == FunctionKind::DslKernel)
+      result.kernels.push_back(f.name);
 
-  // Task references (class Model + get_inputs) and Python files that are not submissions (a setup.py
-  // in a kernel repository) are not judged as candidates: only input problems are reported for them.
-  const bool judged = facts.format != SubmissionFormat::Task && facts.format != SubmissionFormat::PythonOther;
+  result.harness = facts.harness;
+  // Every file is judged: module-level rules run whatever the harness, and a file whose entry is not
+  // found is `unjudged`, never a pass. Only the harness's own reference file (reference.py, task.py,
+  // or a task's reference) is not a candidate: only input problems are reported for it.
+  const bool judged = !facts.harness_reference;
   std::vector<Diagnostic> findings = source && judged && !abandoned ? engine.run(facts, path) : std::vector<Diagnostic>{};
   for (Diagnostic& d : produced) {
     // Input problems always surface in fixture mode: a fixture that does not parse tests nothing.
@@ -161,6 +264,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
     return std::tie(a.span.line, a.span.col, a.rule, a.message) < std::tie(b.span.line, b.span.col, b.rule, b.message);
   });
   result.rejected = std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  result.verdict = verdict_of(facts, findings, source.has_value() && !abandoned);
   result.findings = std::move(findings);
   result.metrics = basic_metrics(source, facts);
   return result;

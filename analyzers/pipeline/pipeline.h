@@ -9,6 +9,7 @@
 
 #include "analyzers/core/diagnostic.h"
 #include "analyzers/core/facts.h"
+#include "analyzers/harness/harness.h"
 #include "analyzers/ingest/ingest.h"
 
 namespace kgate {
@@ -21,6 +22,10 @@ struct FileResult {
   std::string path;
   SubmissionFormat format = SubmissionFormat::Unknown;
   bool rejected = false;        // any unsuppressed finding of severity error
+  // "pass", "reject", "unjudged" (no entry found: never a pass) or "not-a-submission" (a kernel
+  // module with no harness entry, or the harness's own reference file).
+  std::string verdict = "pass";
+  std::string harness;          // the harness profile that applied; empty: none recognised
   std::vector<Diagnostic> findings;  // sorted by line, col, rule
   size_t suppressed = 0;
   nlohmann::json metrics = nlohmann::json::object();
@@ -41,6 +46,8 @@ struct AnalysisContext {
   std::string cpp_engine = "auto";
   // Directory with compile_commands.json (`kgate check -p DIR`): raw C++ files parse with real headers.
   std::string compile_commands;
+  // The harness profiles and any profile or entry functions forced by --harness or .kgate.yaml.
+  HarnessChoice harness;
 };
 
 FileResult analyze_file(const std::string& path, const AnalysisContext& context);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "analyzers/metrics/python_metrics.h"
 #include "analyzers/python/const_fold.h"
+#include "analyzers/python/kernel_languages.h"
 #include "analyzers/python/ts_node.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
@@ -89,7 +91,8 @@ bool is_dtype_path(std::string_view path) {
 // ----- Values: what an expression evaluates to, as far as names go -----
 
 struct Value {
-  enum class K { Unknown, Path, Instance, Function, Class, Extension, ExtFunction, Str, List, Dict, Param, Self, Tensor };
+  // Kernel: a compiled kernel handle of a kernel language (kernel_languages.h); calling it launches.
+  enum class K { Unknown, Path, Instance, Function, Class, Extension, ExtFunction, Str, List, Dict, Param, Self, Tensor, Kernel };
   K k = K::Unknown;
   std::string path;  // Path/Instance: qualified name; ExtFunction: function name; Param: its name
   int index = -1;    // Function, Class (class table index), Extension, ExtFunction (extension)
@@ -140,14 +143,16 @@ struct GuardFrame {
 
 class Extractor {
  public:
-  Extractor(const SourceFile& file, const ingest::Limits& limits, FactSet& facts, std::vector<Diagnostic>& diags)
-      : file_(file), src_(file.text), limits_(limits), facts_(facts), diags_(diags),
+  Extractor(const SourceFile& file, const ingest::Limits& limits, FactSet& facts, std::vector<Diagnostic>& diags,
+            const HarnessChoice& harness)
+      : file_(file), src_(file.text), limits_(limits), facts_(facts), diags_(diags), harness_(harness),
         folder_(src_, [this](TSNode id) { return lookup_constant(id); }) {}
 
   void run(TSNode root) {
     scopes_.push_back(Scope{});  // module scope
     collect(root, 0, -1);
     classify_functions();
+    choose_harness();
     find_entries();
     Guard none;
     walk(root, 0, none);
@@ -157,6 +162,9 @@ class Extractor {
     finish_handlers();
     finish_globals();
     decide_format();
+    mark_harness_imports();
+    finish_outputs();
+    finish_launch_arguments();
   }
 
  private:
@@ -234,8 +242,14 @@ class Extractor {
             Binding{value, scope});
       }
     } else if (t == "pattern_list" || t == "tuple_pattern" || t == "tuple" || t == "list_pattern" || t == "list") {
+      // `a_, b_ = f(a), f(b)` binds element by element when both sides have the same length;
+      // anything else (unpacking a call's result) is bound to nothing we follow.
       uint32_t n = ts::named_count(target);
-      for (uint32_t i = 0; i < n; ++i) bind_target(ts::named_child(target, i), TSNode{}, scope, class_index);
+      const bool paired = !ts_node_is_null(value) &&
+                          (ts::is(value, "expression_list") || ts::is(value, "tuple") || ts::is(value, "list")) &&
+                          ts::named_count(value) == n;
+      for (uint32_t i = 0; i < n; ++i)
+        bind_target(ts::named_child(target, i), paired ? ts::named_child(value, i) : TSNode{}, scope, class_index);
     }
   }
 
@@ -330,6 +344,9 @@ class Extractor {
       if (ts::is(left, "subscript") && ts::is(ts::field(left, "value"), "identifier"))
         mutated_names_.insert(std::string(ts::text(ts::field(left, "value"), src_)));
       TSNode right = ts::field(node, "right");
+      // cache[key] = build(...): what a container holds, by the container's text (self._kernels, _K).
+      if (ts::is(left, "subscript") && !ts::is(right, "assignment"))
+        element_bindings_[std::string(ts::text(ts::field(left, "value"), src_))].push_back(Binding{right, scope});
       // a = b = value: the right side is another assignment.
       TSNode value = right;
       while (ts::is(value, "assignment")) value = ts::field(value, "right");
@@ -353,6 +370,8 @@ class Extractor {
       bind_target(ts::field(node, "left"), TSNode{}, scope, class_index);
     } else if (t == "as_pattern_target") {
       bind_target(ts::named_child(node, 0), TSNode{}, scope, class_index);
+    } else if (t == "return_statement" && scopes_[scope].function >= 0 && ts::named_count(node) > 0) {
+      return_exprs_[scopes_[scope].function].push_back(Binding{ts::named_child(node, 0), scope});
     }
     for (TSNode child : ts::named_children(node)) collect(child, scope, class_index);
   }
@@ -488,6 +507,13 @@ class Extractor {
         v.path = attr;
         v.receiver = ReceiverKind::Module;
         return v;
+      case Value::K::Kernel:
+        // A handle's methods (get_function, launch, __call__) stay with the kernel.
+        v.k = Value::K::Kernel;
+        v.index = obj.index;
+        v.path = obj.path + "." + attr;
+        v.receiver = ReceiverKind::Value;
+        return v;
       case Value::K::Function:
         v.k = Value::K::Path;
         v.path = facts_.functions[obj.index].qualname + "." + attr;
@@ -583,6 +609,7 @@ class Extractor {
       case Value::K::Function: return facts_.functions[v.index].qualname;
       case Value::K::Class: return classes_[v.index].name;
       case Value::K::Extension: return "extension." + facts_.extensions[v.index].name;
+      case Value::K::Kernel: return v.path;
       case Value::K::ExtFunction: return "extension." + facts_.extensions[v.index].name + "." + v.path;
       case Value::K::Self: return "self";
       case Value::K::Param: return v.path;
@@ -711,6 +738,9 @@ class Extractor {
         v.receiver = ReceiverKind::Module;
         return v;
       }
+      // An element of a container of kernels (a dict of compiled kernels per shape, Triton kernels
+      // per dtype) is a kernel.
+      if (Value element = kernel_element(obj, scope, depth + 1); element.k != Value::K::Unknown) return element;
       v.k = Value::K::Tensor;
       v.receiver = base.k == Value::K::Self ? ReceiverKind::Self : base.receiver;
       return v;
@@ -771,6 +801,13 @@ class Extractor {
         v.index = extension_for(node, scope);
         return v;
       }
+      if (kernel_compiler(p)) {  // cute.compile(fn, ...), cupy.RawKernel(src, name), numba.cuda.jit(fn)
+        Value target = eval(positional_arg(args, 0), scope, depth + 1);
+        v.k = Value::K::Kernel;
+        v.index = target.k == Value::K::Function ? target.index : -1;
+        v.path = p;
+        return v;
+      }
       if (p == "builtins.type" && ts::named_count(args) == 1) {
         Value obj = eval(positional_arg(args, 0), scope, depth + 1);
         if (obj.k == Value::K::Self) return attribute_of(obj, "__class__", depth + 1);
@@ -801,8 +838,104 @@ class Extractor {
       return v;
     }
     if (callee.k == Value::K::Function && facts_.functions[callee.index].name == "__getitem__") return v;
+    // A kernel factory (tilelang.jit) returns a compiled kernel; calling a CuTe kernel returns its
+    // launchable (kernel(...).launch(...)); RawModule.get_function returns one of its kernels.
+    if (callee.k == Value::K::Function && (facts_.functions[callee.index].kind == FunctionKind::DslKernel ||
+                                           is_kernel_factory(callee.index))) {
+      v.k = Value::K::Kernel;
+      v.index = callee.index;
+      v.path = facts_.functions[callee.index].qualname;
+      return v;
+    }
+    if (callee.k == Value::K::Kernel && kernel_getter_method(last_component(callee.path))) return callee;
+    if (callee.k == Value::K::Function)
+      if (Value k = returned_kernel(callee.index, depth + 1); k.k == Value::K::Kernel) return k;
     v.k = Value::K::Tensor;
     return v;
+  }
+
+  // A kernel-valued element of `container`: from `container[k] = v` stores (by the container's text),
+  // or from the literal or comprehension the name is bound to. Unknown when no element is a kernel.
+  Value kernel_element(TSNode container, int scope, int depth) {
+    Value none;
+    if (depth > kMaxEvalDepth) return none;
+    // Memoised per container text and scope (an element's kernel does not depend on the key), and
+    // marked while computed so that a container holding itself ends.
+    std::string memo_key = std::to_string(scope) + ":" + std::string(ts::text(container, src_));
+    if (auto memo = kernel_elements_.find(memo_key); memo != kernel_elements_.end()) return memo->second;
+    kernel_elements_.emplace(memo_key, none);
+    Value found = find_kernel_element(container, scope, depth);
+    kernel_elements_[memo_key] = found;
+    return found;
+  }
+
+  Value find_kernel_element(TSNode container, int scope, int depth) {
+    Value none;
+    std::vector<Binding> candidates;
+    if (auto it = element_bindings_.find(std::string(ts::text(container, src_))); it != element_bindings_.end())
+      candidates = it->second;
+    if (ts::is(container, "identifier")) {
+      Found f = find_name(std::string(ts::text(container, src_)), scope);
+      if (f.k == Found::K::Binding)
+        for (const Binding& b : *f.bindings) {
+          if (ts_node_is_null(b.expr)) continue;
+          std::string_view kind = ts::type(b.expr);
+          if (kind == "dictionary") {
+            for (TSNode pair : ts::named_children(b.expr))
+              if (ts::is(pair, "pair")) candidates.push_back(Binding{ts::field(pair, "value"), b.scope});
+          } else if (kind == "dictionary_comprehension") {
+            TSNode body = ts::field(b.expr, "body");
+            if (ts::is(body, "pair")) candidates.push_back(Binding{ts::field(body, "value"), b.scope});
+          } else if (kind == "list" || kind == "tuple") {
+            for (TSNode e : ts::named_children(b.expr)) candidates.push_back(Binding{e, b.scope});
+          } else if (kind == "list_comprehension") {
+            candidates.push_back(Binding{ts::field(b.expr, "body"), b.scope});
+          }
+        }
+    }
+    for (const Binding& c : candidates) {
+      Value e = eval(c.expr, c.scope, depth + 1);
+      if (e.k == Value::K::Kernel) return e;
+      if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::TritonJit ||
+                                        facts_.functions[e.index].kind == FunctionKind::DslKernel))
+        return e;
+    }
+    return none;
+  }
+
+  // What a local function returns, when it is a kernel: a builder that returns tilelang.compile(...),
+  // a factory that returns its nested helion or CuTe kernel, a getter of a kernel cache.
+  Value returned_kernel(int fi, int depth) {
+    Value none;
+    auto it = return_exprs_.find(fi);
+    if (it == return_exprs_.end() || depth > kMaxEvalDepth) return none;
+    if (auto memo = returned_kernels_.find(fi); memo != returned_kernels_.end()) return memo->second;
+    returned_kernels_.emplace(fi, none);  // a function that returns its own call ends here
+    Value found = find_returned_kernel(it->second, depth);
+    returned_kernels_[fi] = found;
+    return found;
+  }
+
+  Value find_returned_kernel(const std::vector<Binding>& returns, int depth) {
+    Value none;
+    for (const Binding& r : returns) {
+      Value e = eval(r.expr, r.scope, depth + 1);
+      if (e.k == Value::K::Kernel) return e;
+      if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::DslKernel ||
+                                        facts_.functions[e.index].kind == FunctionKind::TritonJit)) {
+        Value k;
+        k.k = Value::K::Kernel;
+        k.index = e.index;
+        k.path = facts_.functions[e.index].qualname;
+        return k;
+      }
+    }
+    return none;
+  }
+
+  bool is_kernel_factory(int fi) const {
+    const auto& decorators = facts_.functions[fi].decorators;
+    return std::any_of(decorators.begin(), decorators.end(), [](const std::string& d) { return kernel_factory_decorator(d); });
   }
 
   // ===== Extensions (load_inline / load) =====
@@ -844,8 +977,23 @@ class Extractor {
       current_scope_ = scope;
       auto list = folder_.fold_string_list(expr);
       current_scope_ = saved;
+      // Sources in sibling files: load(sources=[Path(__file__).parent / "k.cu"]), or
+      // load_inline(cuda_sources=Path(__file__).with_name("k.cu").read_text()). The pipeline reads
+      // them next to the submission (extension-sources-unresolved when one is missing).
       if (!list) {
-        facts_.extensions[index].sources_unresolved = true;
+        std::vector<TSNode> items;
+        if (ts::is(expr, "list") || ts::is(expr, "tuple")) items = ts::named_children(expr);
+        else items.push_back(expr);
+        std::vector<std::string> files;
+        for (TSNode item : items) {
+          auto file = std::string_view(role) == "load-file" ? fold_source_path(item, scope, 0) : file_source(item, scope, 0);
+          if (!file) {
+            facts_.extensions[index].sources_unresolved = true;
+            return;
+          }
+          files.push_back(std::move(*file));
+        }
+        for (auto& f : files) facts_.extensions[index].source_files.push_back(std::move(f));
         return;
       }
       for (auto& s : *list) {
@@ -889,6 +1037,101 @@ class Extractor {
     return index;
   }
 
+  // A path the submission builds to one of its own files, folded: literals, `__file__`,
+  // os.path.dirname/join/abspath, pathlib.Path, `.parent`, `/`, `.with_name`, `.joinpath`, str().
+  // kSubmissionDir stands for the directory of the submission, which the pipeline substitutes.
+  std::optional<std::string> fold_source_path(TSNode expr, int scope, int depth) {
+    if (ts_node_is_null(expr) || depth > 12) return std::nullopt;
+    auto dirname = [](const std::string& p) -> std::string {
+      const size_t slash = p.rfind('/');
+      return slash == std::string::npos ? std::string(".") : p.substr(0, slash);
+    };
+    auto join = [](const std::string& a, const std::string& b) { return !b.empty() && b[0] == '/' ? b : a + "/" + b; };
+    std::string_view t = ts::type(expr);
+    if (t == "string" || t == "concatenated_string") {
+      auto folded = folder_.fold_string(expr);
+      if (folded) return folded->text;
+      return std::nullopt;
+    }
+    if (t == "parenthesized_expression") return fold_source_path(ts::named_child(expr, 0), scope, depth + 1);
+    if (t == "identifier") {
+      const std::string name(ts::text(expr, src_));
+      if (name == "__file__") return std::string(kSubmissionDir) + "/__file__";
+      Found f = find_name(name, scope);
+      if (f.k != Found::K::Binding || f.bindings->empty() || ts_node_is_null(f.bindings->back().expr)) return std::nullopt;
+      return fold_source_path(f.bindings->back().expr, f.bindings->back().scope, depth + 1);
+    }
+    if (t == "attribute" && ts::text(ts::field(expr, "attribute"), src_) == "parent") {
+      auto base = fold_source_path(ts::field(expr, "object"), scope, depth + 1);
+      if (base) return dirname(*base);
+      return std::nullopt;
+    }
+    if (t == "binary_operator" && ts::text(ts::field(expr, "operator"), src_) == "/") {
+      auto left = fold_source_path(ts::field(expr, "left"), scope, depth + 1);
+      auto right = fold_source_path(ts::field(expr, "right"), scope, depth + 1);
+      if (left && right) return join(*left, *right);
+      return std::nullopt;
+    }
+    if (t != "call") return std::nullopt;
+    TSNode fn = ts::field(expr, "function");
+    TSNode args = ts::field(expr, "arguments");
+    std::vector<std::optional<std::string>> folded;
+    for (TSNode a : ts::named_children(args)) folded.push_back(fold_source_path(a, scope, depth + 1));
+    auto all = [&]() { return std::all_of(folded.begin(), folded.end(), [](const auto& f) { return f.has_value(); }); };
+    if (ts::is(fn, "attribute")) {  // methods of a path value
+      const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
+      if (method == "resolve" || method == "absolute" || method == "expanduser") return fold_source_path(ts::field(fn, "object"), scope, depth + 1);
+      if (method == "with_name" && folded.size() == 1 && folded[0]) {
+        auto base = fold_source_path(ts::field(fn, "object"), scope, depth + 1);
+        if (base) return join(dirname(*base), *folded[0]);
+        return std::nullopt;
+      }
+      if (method == "joinpath" && all()) {
+        auto base = fold_source_path(ts::field(fn, "object"), scope, depth + 1);
+        if (!base) return std::nullopt;
+        for (const auto& part : folded) *base = join(*base, *part);
+        return base;
+      }
+    }
+    const Value callee = eval(fn, scope, 1);
+    if (callee.k != Value::K::Path) return std::nullopt;
+    const std::string& p = callee.path;
+    if ((p == "os.path.dirname") && folded.size() == 1 && folded[0]) return dirname(*folded[0]);
+    if ((p == "os.path.join" || p == "posixpath.join") && !folded.empty() && all()) {
+      std::string out = *folded[0];
+      for (size_t i = 1; i < folded.size(); ++i) out = join(out, *folded[i]);
+      return out;
+    }
+    if ((p == "os.path.abspath" || p == "os.path.realpath" || p == "os.path.normpath" || p == "os.fspath" ||
+         p == "builtins.str" || p == "pathlib.Path" || p == "pathlib.PurePath" || p == "pathlib.PosixPath") &&
+        folded.size() == 1 && folded[0])
+      return folded[0];
+    return std::nullopt;
+  }
+
+  // A source string read from one of the submission's own files: open(path).read(),
+  // Path(...).read_text(), or a name bound to one. Returns the folded path.
+  std::optional<std::string> file_source(TSNode expr, int scope, int depth) {
+    if (ts_node_is_null(expr) || depth > 8) return std::nullopt;
+    if (ts::is(expr, "identifier")) {
+      Found f = find_name(std::string(ts::text(expr, src_)), scope);
+      if (f.k != Found::K::Binding || f.bindings->empty() || ts_node_is_null(f.bindings->back().expr)) return std::nullopt;
+      return file_source(f.bindings->back().expr, f.bindings->back().scope, depth + 1);
+    }
+    if (!ts::is(expr, "call")) return std::nullopt;
+    TSNode fn = ts::field(expr, "function");
+    if (!ts::is(fn, "attribute")) return std::nullopt;
+    const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
+    TSNode object = ts::field(fn, "object");
+    if (method == "read_text") return fold_source_path(object, scope, depth + 1);
+    if (method == "read" && ts::is(object, "call")) {
+      const Value opener = eval(ts::field(object, "function"), scope, 1);
+      if (opener.k == Value::K::Path && (opener.path == "builtins.open" || opener.path == "io.open" || opener.path == "codecs.open"))
+        return fold_source_path(positional_arg(ts::field(object, "arguments"), 0), scope, depth + 1);
+    }
+    return std::nullopt;
+  }
+
   // ===== After pass 1 =====
 
   void classify_functions() {
@@ -902,6 +1145,8 @@ class Extractor {
         if (path == "triton.jit" || path == "triton.autotune" || path == "triton.heuristics" ||
             path == "triton.runtime.jit" || path == "triton.runtime.autotune")
           facts_.functions[i].kind = FunctionKind::TritonJit;
+        else if (!dsl_kernel_decorator(path).empty() && facts_.functions[i].kind == FunctionKind::Python)
+          facts_.functions[i].kind = FunctionKind::DslKernel;
       }
     }
     // kernel = triton.jit(fn)
@@ -917,24 +1162,180 @@ class Extractor {
     }
   }
 
-  void find_entries() {
-    int model_class = -1;
-    if (auto it = scopes_[0].local_classes.find("ModelNew"); it != scopes_[0].local_classes.end()) {
-      model_class = it->second;
-    } else if (auto b = scopes_[0].bindings.find("ModelNew"); b != scopes_[0].bindings.end() && !b->second.empty()) {
-      Value v = eval(b->second.back().expr, 0, 1);
-      if (v.k == Value::K::Class) model_class = v.index;
+  // A subclass of torch.nn.Module, directly or through local classes.
+  bool is_nn_module(int ci, int depth = 0) {
+    if (ci < 0 || depth > 8) return false;
+    for (TSNode b : classes_[ci].base_nodes) {
+      Value v = eval(b, classes_[ci].scope, 1);
+      if (v.k == Value::K::Class && is_nn_module(v.index, depth + 1)) return true;
+      const std::string path = value_path(v, b);
+      if (path == "torch.nn.Module" || path == "torch.nn.modules.module.Module") return true;
     }
-    model_class_ = model_class;
-    if (model_class < 0) return;
-    for (const char* name : {"forward", "__call__"}) {
-      Value m = class_member(model_class, name, 0, ReceiverKind::Self);
-      if (m.k == Value::K::Function) {
-        if (facts_.entry < 0 && std::strcmp(name, "forward") == 0) facts_.entry = m.index;
+    return false;
+  }
+
+  // The class a module-level name is bound to: `class X`, or `X = Impl` for a local class.
+  // Only names and attributes are evaluated here: evaluating a call (load_inline) registers what it
+  // builds, and this runs over the module's bindings in hash order, before the walk.
+  int module_class_named(const std::string& name) {
+    if (auto it = scopes_[0].local_classes.find(name); it != scopes_[0].local_classes.end()) return it->second;
+    if (auto b = scopes_[0].bindings.find(name); b != scopes_[0].bindings.end() && !b->second.empty()) {
+      TSNode expr = b->second.back().expr;
+      if (ts_node_is_null(expr) || !(ts::is(expr, "identifier") || ts::is(expr, "attribute"))) return -1;
+      Value v = eval(expr, 0, 1);
+      if (v.k == Value::K::Class) return v.index;
+    }
+    return -1;
+  }
+
+  // The function a module-level name calls: `def name`, `name = other_function`, or a wrapper of a
+  // local function (`custom_kernel = torch.compile(_custom_kernel)`, functools.partial(f, ...)).
+  int module_function_named(const std::string& name) {
+    if (auto it = scopes_[0].local_functions.find(name); it != scopes_[0].local_functions.end()) return it->second;
+    auto b = scopes_[0].bindings.find(name);
+    if (b == scopes_[0].bindings.end() || b->second.empty() || ts_node_is_null(b->second.back().expr)) return -1;
+    TSNode expr = b->second.back().expr;
+    if (ts::is(expr, "identifier") || ts::is(expr, "attribute")) {
+      Value v = eval(expr, 0, 1);
+      if (v.k == Value::K::Function) return v.index;
+    } else if (ts::is(expr, "call")) {  // the wrapped function only: the call itself is not evaluated
+      TSNode first = positional_arg(ts::field(expr, "arguments"), 0);
+      if (!ts_node_is_null(first) && (ts::is(first, "identifier") || ts::is(first, "attribute"))) {
+        Value wrapped = eval(first, 0, 1);
+        if (wrapped.k == Value::K::Function) return wrapped.index;
+      }
+    }
+    return -1;
+  }
+
+  // Kernels the module defines or compiles itself: Triton jit functions, or a module-level binding
+  // of a kernel compiler's result (load_inline / load; the kernel languages of issue 19 add theirs).
+  bool defines_own_kernels() {
+    for (const Function& f : facts_.functions)
+      if (f.kind == FunctionKind::TritonJit || f.kind == FunctionKind::DslKernel || is_kernel_factory(&f - facts_.functions.data()))
+        return true;
+    for (const auto& [name, bindings] : scopes_[0].bindings)
+      for (const Binding& b : bindings) {
+        if (ts_node_is_null(b.expr) || !ts::is(b.expr, "call")) continue;
+        const Value callee = eval(ts::field(b.expr, "function"), 0, 1);
+        if (callee.k == Value::K::Path && (callee.path == "torch.utils.cpp_extension.load_inline" ||
+                                           callee.path == "torch.utils.cpp_extension.load" || kernel_compiler(callee.path)))
+          return true;
+      }
+    return src_.find("load_inline(") != std::string_view::npos;
+  }
+
+  // The harness profile (rules/harnesses), from what the module offers at its top level.
+  void choose_harness() {
+    ModuleOutline outline;
+    outline.python = true;
+    outline.file_name = std::filesystem::path(file_.path).filename().string();
+    for (const auto& [name, ci] : scopes_[0].local_classes) {
+      outline.classes.push_back(name);
+      if (is_nn_module(ci)) outline.module_class = true;
+    }
+    for (const auto& [name, bindings] : scopes_[0].bindings)
+      if (!scopes_[0].local_classes.count(name) && module_class_named(name) >= 0) outline.classes.push_back(name);
+    for (const auto& [name, fi] : scopes_[0].local_functions)
+      if (facts_.functions[fi].kind == FunctionKind::Python) outline.functions.push_back(name);
+    for (const auto& [name, bindings] : scopes_[0].bindings)
+      if (!scopes_[0].local_functions.count(name) && !scopes_[0].local_classes.count(name) && module_function_named(name) >= 0)
+        outline.functions.push_back(name);
+    std::sort(outline.classes.begin(), outline.classes.end());
+    std::sort(outline.functions.begin(), outline.functions.end());
+    outline.own_kernels = defines_own_kernels();
+    profile_ = harness_.select(outline);
+    // A file no profile recognises but that a harness names as its own (GPU MODE's reference.py and
+    // task.py): the harness's file, not a candidate.
+    bool reference = profile_ && profile_->names_reference(outline.file_name);
+    if (!profile_) {
+      profile_ = harness_.naming_reference(outline.file_name);
+      reference = profile_ != nullptr;
+    }
+    if (!profile_) return;
+    facts_.harness = profile_->name;
+    facts_.harness_without_entry = std::string(to_string(profile_->without_entry));
+    facts_.harness_reference = reference;
+  }
+
+  // The entry points the profile names: methods of its model class, and its entry functions (plus
+  // any a task or .kgate.yaml adds). Reachability starts from these.
+  void find_entries() {
+    if (!profile_) return;
+    for (const auto& name : profile_->entry_classes) {
+      model_class_ = module_class_named(name);
+      if (model_class_ >= 0) break;
+    }
+    if (model_class_ >= 0) {
+      for (const auto& name : profile_->entry_methods) {
+        Value m = class_member(model_class_, name, 0, ReceiverKind::Self);
+        if (m.k != Value::K::Function) continue;
+        if (facts_.entry < 0 && name == "forward") facts_.entry = m.index;
         facts_.entries.push_back(m.index);
       }
     }
+    std::vector<std::string> functions = profile_->entry_functions;
+    functions.insert(functions.end(), harness_.extra_entry_functions.begin(), harness_.extra_entry_functions.end());
+    for (const auto& name : functions) {
+      const int fi = module_function_named(name);
+      if (fi < 0) continue;
+      if (std::find(facts_.entries.begin(), facts_.entries.end(), fi) == facts_.entries.end()) facts_.entries.push_back(fi);
+    }
     if (facts_.entry < 0 && !facts_.entries.empty()) facts_.entry = facts_.entries.front();
+    // Output parameters of the entry functions: outputs, not inputs (receiver kind Output).
+    if (!profile_->outputs.empty())
+      for (const auto& name : functions) {
+        const int fi = module_function_named(name);
+        if (fi < 0) continue;
+        for (const auto& param : facts_.functions[fi].params)
+          if (profile_->output_parameter(param)) output_params_.emplace_back(fi, param);
+      }
+    // What the profile enters through, for messages: "ModelNew.forward", "custom_kernel".
+    std::string entry;
+    for (const auto& c : profile_->entry_classes)
+      for (const auto& m : profile_->entry_methods) {
+        if (m != "forward") continue;
+        entry += (entry.empty() ? "" : " or ") + c + "." + m;
+      }
+    for (const auto& f : functions) entry += (entry.empty() ? "" : " or ") + f;
+    facts_.harness_entry = entry;
+  }
+
+  // A parameter of the function whose scope this is, named an output by the harness profile.
+  bool is_output_param(const std::string& name, int scope) const {
+    const int fn = scopes_[scope].function;
+    return std::any_of(output_params_.begin(), output_params_.end(),
+                       [&](const auto& o) { return o.first == fn && o.second == name && scopes_[scope].params.count(name); });
+  }
+
+  // One output fact per output parameter: whether the entry writes it (see OutputParam).
+  void finish_launch_arguments() {
+    for (size_t i = 0; i < facts_.calls.size(); ++i)
+      for (const auto& [begin, end] : launch_arg_ranges_)
+        if (call_start_[i] > begin && call_start_[i] < end) facts_.calls[i].launch_argument = true;
+  }
+
+  void finish_outputs() {
+    for (const auto& [fn, name] : output_params_) {
+      OutputParam o;
+      o.name = name;
+      o.function = fn;
+      o.written = scopes_[function_scope_[fn]].written_names.count(name) > 0;
+      o.reachable = facts_.functions[fn].reachable;
+      o.span = facts_.functions[fn].span;
+      facts_.outputs.push_back(std::move(o));
+    }
+  }
+
+  // Imports the profile provides (GPU MODE's task) or keeps for the harness (reference, eval).
+  void mark_harness_imports() {
+    if (!profile_) return;
+    for (Import& im : facts_.imports) {
+      std::string_view root = im.module;
+      root = root.substr(0, root.find('.'));
+      im.harness_allowed = profile_->allows_import(im.module) || profile_->allows_import(root);
+      im.harness_forbidden = !im.harness_allowed && (profile_->forbids_import(im.module) || profile_->forbids_import(root));
+    }
   }
 
   // ===== Pass 2: facts, with guards =====
@@ -1252,7 +1653,7 @@ class Extractor {
     Value v = eval(n, scope);
     switch (v.k) {
       case Value::K::Self: return ReceiverKind::Self;
-      case Value::K::Param: return ReceiverKind::Param;
+      case Value::K::Param: return is_output_param(v.path, scope) ? ReceiverKind::Output : ReceiverKind::Param;
       case Value::K::Path: return ReceiverKind::Module;
       default: return v.receiver == ReceiverKind::Self ? ReceiverKind::Self : ReceiverKind::Value;
     }
@@ -1291,13 +1692,16 @@ class Extractor {
     TSNode args = ts::field(node, "arguments");
     uint32_t start = ts_node_start_byte(node);
 
-    // Triton launch: kernel[grid](...)
+    // Triton launch: kernel[grid](...); the same shape launches a Numba CUDA kernel.
     if (ts::is(fn, "subscript")) {
       Value k = eval(ts::field(fn, "value"), scope);
-      if (k.k == Value::K::Function && facts_.functions[k.index].kind == FunctionKind::TritonJit) {
+      const bool triton = k.k == Value::K::Function && facts_.functions[k.index].kind == FunctionKind::TritonJit;
+      const bool dsl = (k.k == Value::K::Function && facts_.functions[k.index].kind == FunctionKind::DslKernel) ||
+                       k.k == Value::K::Kernel;
+      if (triton || dsl) {
         Launch l;
-        l.kind = LaunchKind::Triton;
-        l.kernel = facts_.functions[k.index].qualname;
+        l.kind = triton ? LaunchKind::Triton : LaunchKind::Dsl;
+        l.kernel = k.k == Value::K::Kernel ? value_path(k, ts::field(fn, "value")) : facts_.functions[k.index].qualname;
         l.kernel_function = k.index;
         l.grid = std::string(ts::text(ts::field(fn, "subscript"), src_));
         l.grid_empty = grid_is_empty(ts::field(fn, "subscript"), scope);
@@ -1306,8 +1710,9 @@ class Extractor {
         l.span = ts::span(node);
         launch_start_.push_back(start);
         facts_.launches.push_back(l);
-        add_edge(fn_of(scope), k.index, guard.dead());
-        mark_args_written(args, scope);
+        if (k.index >= 0) add_edge(fn_of(scope), k.index, guard.dead());
+        mark_args_written(args, scope, /*launch=*/true);
+        note_launch_arguments(args);
         return;
       }
     }
@@ -1327,6 +1732,10 @@ class Extractor {
         ReceiverKind rk = root_kind(ts::field(fn, "object"), scope);
         if (rk == ReceiverKind::Param && c.receiver != ReceiverKind::Module) c.receiver = ReceiverKind::Param;
       }
+      // output.zero_(): the output argument the harness hands in is the entry's to write.
+      if (c.receiver == ReceiverKind::Param && !output_params_.empty() &&
+          root_kind(ts::field(fn, "object"), scope) == ReceiverKind::Output)
+        c.receiver = ReceiverKind::Output;
     }
 
     switch (callee.k) {
@@ -1335,6 +1744,21 @@ class Extractor {
         c.local_target = true;
         add_edge(fn_of(scope), callee.index, guard.dead());
         mark_args_written(args, scope);
+        // Calling a CuTe DSL kernel inside its @cute.jit launcher: kernel(...).launch(grid, block).
+        if (facts_.functions[callee.index].kind == FunctionKind::DslKernel)
+          record_dsl_launch(node, c.resolved, callee.index, scope, guard);
+        break;
+      }
+      case Value::K::Kernel: {
+        // A compiled kernel handle: calling it launches (cupy kernels, cute.compile results, TileLang
+        // kernels, jiterator functions); get_function only hands out another handle.
+        c.resolved = callee.path;
+        if (!kernel_getter_method(last_component(callee.path))) {
+          record_dsl_launch(node, callee.path, callee.index, scope, guard);
+          if (callee.index >= 0) add_edge(fn_of(scope), callee.index, guard.dead());
+          mark_args_written(args, scope, /*launch=*/true);
+          note_launch_arguments(args);
+        }
         break;
       }
       case Value::K::Class: {
@@ -1363,11 +1787,18 @@ class Extractor {
         const Extension& ext = facts_.extensions[callee.index];
         c.resolved = "extension." + ext.name + "." + callee.path;
         record_extension_launch(node, ext.name + "." + callee.path, scope, guard);
-        mark_args_written(args, scope);
+        mark_args_written(args, scope, /*launch=*/true);
+        note_launch_arguments(args);
         break;
       }
       case Value::K::Path:
         c.resolved = callee.path;
+        if (kernel_source_compiler(callee.path)) record_kernel_source(args, callee.path);
+        if (kernel_launch_api(callee.path)) {  // cuLaunchKernel(kernel, grid..., block..., args)
+          record_dsl_launch(node, std::string(ts::text(positional_arg(args, 0), src_)).substr(0, 120), -1, scope, guard);
+          mark_args_written(args, scope, /*launch=*/true);
+          note_launch_arguments(args);
+        }
         break;
       case Value::K::Unknown:
         c.resolved = callee.unresolved ? callee.path : c.callee;
@@ -1484,6 +1915,37 @@ class Extractor {
     return empty;
   }
 
+  // CUDA C++ that a kernel language compiles at run time (cupy.RawKernel(code, name), RawModule(code=),
+  // torch.cuda.jiterator._create_jit_fn(code)): an embedded module of its own, so the C++ engines see
+  // its kernels and what they call, as for load_inline sources.
+  void record_kernel_source(TSNode args, const std::string& compiler) {
+    TSNode code = keyword_arg(args, "code");
+    if (ts_node_is_null(code)) code = positional_arg(args, 0);
+    if (ts_node_is_null(code) || embedded_count_ >= limits_.max_embedded_sources) return;
+    auto folded = folder_.fold_string(code);
+    if (!folded) return;
+    ++embedded_count_;
+    Module m;
+    m.language = Language::Cuda;
+    m.role = "kernel-source:" + compiler;
+    m.text = std::move(folded->text);
+    m.map = std::move(folded->map);
+    m.span = ts::span(code);
+    facts_.modules.push_back(std::move(m));
+  }
+
+  void record_dsl_launch(TSNode node, const std::string& kernel, int kernel_function, int scope, const Guard& guard) {
+    Launch l;
+    l.kind = LaunchKind::Dsl;
+    l.kernel = kernel;
+    l.kernel_function = kernel_function;
+    l.function = fn_of(scope);
+    l.guard = guard;
+    l.span = ts::span(node);
+    launch_start_.push_back(ts_node_start_byte(node));
+    facts_.launches.push_back(l);
+  }
+
   void record_extension_launch(TSNode node, const std::string& kernel, int scope, const Guard& guard) {
     Launch l;
     l.kind = LaunchKind::Extension;
@@ -1495,14 +1957,49 @@ class Extractor {
     facts_.launches.push_back(l);
   }
 
-  void mark_args_written(TSNode args, int scope) {
+  // `launch`: the arguments go to a kernel, so wrapper calls bound elsewhere (a_ptr =
+  // make_ptr(dtype, a.data_ptr(), ...)) are launch arguments too.
+  void mark_args_written(TSNode args, int scope, bool launch = false) {
     uint32_t n = ts::named_count(args);
     for (uint32_t i = 0; i < n; ++i) {
       TSNode a = ts::named_child(args, i);
       if (ts::is(a, "keyword_argument")) a = ts::field(a, "value");
-      note_written(scope, a);
+      mark_written_deep(scope, a, 0, launch);
     }
   }
+
+  // A buffer handed to a kernel is often wrapped first: from_dlpack(y), cuda.as_cuda_array(y.view(-1)),
+  // (x.data_ptr(), y.data_ptr()), or a name bound to such a wrapper (`c_ = from_dlpack(c)`). The
+  // wrapped tensor is the one the kernel writes.
+  void mark_written_deep(int scope, TSNode expr, int depth, bool launch) {
+    if (ts_node_is_null(expr) || depth > 4) return;
+    note_written(scope, expr);
+    if (ts::is(expr, "call")) {
+      TSNode args = ts::field(expr, "arguments");
+      if (launch) note_launch_arguments(args);
+      for (uint32_t i = 0; i < ts::named_count(args); ++i) {
+        TSNode a = ts::named_child(args, i);
+        mark_written_deep(scope, ts::is(a, "keyword_argument") ? ts::field(a, "value") : a, depth + 1, launch);
+      }
+      TSNode fn = ts::field(expr, "function");
+      if (ts::is(fn, "attribute")) mark_written_deep(scope, ts::field(fn, "object"), depth + 1, launch);
+    } else if (ts::is(expr, "tuple") || ts::is(expr, "list") || ts::is(expr, "parenthesized_expression") ||
+               ts::is(expr, "expression_list")) {
+      for (uint32_t i = 0; i < ts::named_count(expr); ++i) mark_written_deep(scope, ts::named_child(expr, i), depth + 1, launch);
+    } else if (ts::is(expr, "identifier")) {
+      auto it = scopes_[scope].bindings.find(std::string(ts::text(expr, src_)));
+      if (it == scopes_[scope].bindings.end()) return;
+      for (const Binding& b : it->second)
+        if (!ts_node_is_null(b.expr) && ts::is(b.expr, "call")) mark_written_deep(scope, b.expr, depth + 1, launch);
+    }
+  }
+
+  // The arguments of a launch: a call among them (x.data_ptr() handed to a kernel) is a launch
+  // argument, not a key computed for a cache.
+  void note_launch_arguments(TSNode args) {
+    if (!ts_node_is_null(args)) launch_arg_ranges_.emplace_back(ts_node_start_byte(args), ts_node_end_byte(args));
+  }
+
 
   void add_cast(const std::string& dtype, const char* via, TSNode node, int scope, const Guard& guard) {
     Cast c;
@@ -1600,6 +2097,11 @@ class Extractor {
         }
       } else {
         continue;
+      }
+      // A compiled kernel or extension handle stored for later calls (self.compiled = cute.compile(...)).
+      if (targets.size() == 1 && !augmented) {
+        const Value stored = eval(right, scope);
+        w.stores_kernel = stored.k == Value::K::Kernel || stored.k == Value::K::Extension || stored.k == Value::K::ExtFunction;
       }
       // Precision flags.
       if (w.resolved.find("allow_tf32") != std::string::npos || w.resolved.find("reduced_precision_reduction") != std::string::npos) {
@@ -2050,7 +2552,10 @@ class Extractor {
       r.written = f.written;
       // Handing an input to a kernel does not make it the kernel's output: `return x` is still x.
       r.returns_param = f.param && facts_.functions[fi].kind != FunctionKind::TritonJit;
-      r.from_state = f.state && !f.written;
+      // A kernel handle kept in a cache (the compiled kernel for this shape) is no stored output.
+      const Value returned = eval(value, p.scope);
+      const bool handle = returned.k == Value::K::Kernel || returned.k == Value::K::Extension || returned.k == Value::K::ExtFunction;
+      r.from_state = f.state && !f.written && !handle;
       r.reachable = facts_.functions[fi].reachable && !p.guard.dead();
       r.span = ts::span(p.node);
       facts_.returns.push_back(std::move(r));
@@ -2075,7 +2580,7 @@ class Extractor {
   }
 
   void decide_format() {
-    bool model_new = model_class_ >= 0;
+    bool model_new = module_class_named("ModelNew") >= 0;
     for (const auto& c : facts_.classes)
       if (c.name == "ModelNew") model_new = true;
     bool triton = std::any_of(facts_.functions.begin(), facts_.functions.end(),
@@ -2094,6 +2599,14 @@ class Extractor {
   const ingest::Limits& limits_;
   FactSet& facts_;
   std::vector<Diagnostic>& diags_;
+  const HarnessChoice& harness_;
+  const HarnessProfile* profile_ = nullptr;
+  std::vector<std::pair<int, std::string>> output_params_;
+  std::vector<std::pair<uint32_t, uint32_t>> launch_arg_ranges_;
+  std::unordered_map<std::string, std::vector<Binding>> element_bindings_;  // container text -> stored values
+  std::unordered_map<int, std::vector<Binding>> return_exprs_;             // function -> returned expressions
+  std::unordered_map<std::string, Value> kernel_elements_;                  // memo of kernel_element
+  std::unordered_map<int, Value> returned_kernels_;                         // memo of returned_kernel  // byte ranges of launch argument lists  // (entry function, parameter) the profile names outputs
   ConstFolder folder_;
 
   std::vector<Scope> scopes_;
@@ -2166,7 +2679,7 @@ std::optional<TSNode> first_error(TSNode root) {
 }  // namespace
 
 void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet& facts,
-                   std::vector<Diagnostic>& diagnostics) {
+                   std::vector<Diagnostic>& diagnostics, const HarnessChoice& harness) {
   Module host;
   host.language = Language::Python;
   host.role = "host";
@@ -2216,7 +2729,7 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
     diagnostics.push_back(d);
   }
   if (budget_exhausted()) return;
-  Extractor(file, limits, facts, diagnostics).run(root);
+  Extractor(file, limits, facts, diagnostics, harness).run(root);
   metrics::measure_python(root, file.text, facts);  // on the same tree: no second parse
 }
 

@@ -8,14 +8,17 @@
 #include "analyzers/core/diagnostic.h"
 #include "analyzers/core/facts.h"
 #include "analyzers/core/source.h"
+#include "analyzers/harness/harness.h"
 #include "analyzers/ingest/ingest.h"
 
 namespace kgate::python {
 
 // Parses `file` and fills `facts` (modules[0] is the host file; embedded C++/CUDA strings follow).
 // Parse problems (syntax errors, nesting too deep, too many embedded sources) go to `diagnostics`
-// as input-* findings; facts are still extracted from whatever parsed.
+// as input-* findings; facts are still extracted from whatever parsed. The harness profile is chosen
+// from the module's outline after the first pass (`harness`: the profiles, or one forced); its entry
+// classes, methods and functions become the roots of reachability.
 void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet& facts,
-                   std::vector<Diagnostic>& diagnostics);
+                   std::vector<Diagnostic>& diagnostics, const HarnessChoice& harness = {});
 
 }  // namespace kgate::python

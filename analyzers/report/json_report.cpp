@@ -18,7 +18,8 @@ nlohmann::json file_to_json(const FileResult& file) {
   }
   return {{"path", file.path},
           {"format", std::string(to_string(file.format))},
-          {"verdict", file.rejected ? "reject" : "pass"},
+          {"harness", file.harness},
+          {"verdict", file.verdict},
           {"findings", std::move(findings)},
           {"metrics", file.metrics}};
 }
@@ -27,7 +28,12 @@ nlohmann::json to_json(const std::vector<FileResult>& results) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& file : results) files.push_back(file_to_json(file));
   const RunSummary s = summarize(results);
-  return {{"files", std::move(files)}, {"summary", {{"files", s.files}, {"rejected", s.rejected}, {"findings", s.findings()}}}};
+  return {{"files", std::move(files)}, {"summary",
+           {{"files", s.files},
+            {"rejected", s.rejected},
+            {"unjudged", s.unjudged},
+            {"not_a_submission", s.not_a_submission},
+            {"findings", s.findings()}}}};
 }
 
 }  // namespace kgate

@@ -19,7 +19,9 @@ class RuleSet;
 
 struct RunSummary {
   size_t files = 0;
-  size_t rejected = 0;
+  size_t rejected = 0;          // verdict reject
+  size_t unjudged = 0;          // verdict unjudged: no entry found (never a pass)
+  size_t not_a_submission = 0;  // verdict not-a-submission: a kernel module or the harness's reference
   size_t errors = 0;
   size_t warnings = 0;
   size_t notes = 0;
@@ -36,7 +38,8 @@ void write_text(std::ostream& out, const std::vector<FileResult>& results);
 // One file's object of the JSON report: {path, format, verdict, findings:[...], metrics}.
 nlohmann::json file_to_json(const FileResult& file);
 
-// DESIGN.md's object: {"files":[{path, format, verdict, findings:[...], metrics}], "summary":{files, rejected, findings}}.
+// DESIGN.md's object: {"files":[{path, format, harness, verdict, findings:[...], metrics}],
+// "summary":{files, rejected, unjudged, not_a_submission, findings}}.
 nlohmann::json to_json(const std::vector<FileResult>& results);
 
 // `kgate metrics`: per file, the file's metrics, then one row per embedded module and per function

@@ -165,13 +165,15 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
       sarif_results.push_back(std::move(result));
     }
   }
-  // The maintainability metrics (docs/metrics.md) of each file, where SARIF keeps data about a file:
-  // its artifact's property bag (file, embedded modules and functions, as `kgate metrics` prints them).
+  // What SARIF keeps about a file goes in its artifact's property bag: the verdict and harness profile
+  // (an unjudged file is shown apart from a pass even where it has no result line of its own), and the
+  // maintainability metrics (docs/metrics.md: file, embedded modules and functions, as `kgate metrics`).
   nlohmann::json artifacts = nlohmann::json::array();
   for (const auto& file : results) {
+    nlohmann::json properties = {{"verdict", file.verdict}, {"harness", file.harness}};
     const auto it = file.metrics.find("maintainability");
-    if (it == file.metrics.end() || !it->is_object() || it->value("file", nlohmann::json()).is_null()) continue;
-    artifacts.push_back({{"location", {{"uri", sarif_uri(file.path, base_dir)}}}, {"properties", {{"maintainability", *it}}}});
+    if (it != file.metrics.end() && it->is_object() && !it->value("file", nlohmann::json()).is_null()) properties["maintainability"] = *it;
+    artifacts.push_back({{"location", {{"uri", sarif_uri(file.path, base_dir)}}}, {"properties", std::move(properties)}});
   }
   nlohmann::json driver = {{"name", "kgate"},
                            {"version", std::string(tool_version)},

@@ -10,7 +10,9 @@ RunSummary summarize(const std::vector<FileResult>& results) {
   RunSummary summary;
   summary.files = results.size();
   for (const auto& file : results) {
-    if (file.rejected) ++summary.rejected;
+    if (file.verdict == "reject") ++summary.rejected;
+    if (file.verdict == "unjudged") ++summary.unjudged;
+    if (file.verdict == "not-a-submission") ++summary.not_a_submission;
     summary.suppressed += file.suppressed;
     for (const auto& d : file.findings) {
       switch (d.severity) {
@@ -40,7 +42,18 @@ void write_text(std::ostream& out, const std::vector<FileResult>& results) {
     }
   }
   const RunSummary s = summarize(results);
-  out << "\nkgate: " << plural(s.files, "file") << " checked, " << s.rejected << " rejected; " << plural(s.errors, "error") << ", "
+  // Files that are not a pass for want of an entry, apart from the rejected ones: never read as passes.
+  bool header = false;
+  for (const auto& file : results) {
+    if (file.verdict != "unjudged" && file.verdict != "not-a-submission") continue;
+    if (!header) out << "\n";
+    header = true;
+    out << file.verdict << ": " << file.path << " (harness: " << (file.harness.empty() ? "none recognised" : file.harness) << ")\n";
+  }
+  out << "\nkgate: " << plural(s.files, "file") << " checked, " << s.rejected << " rejected";
+  if (s.unjudged) out << ", " << s.unjudged << " unjudged";
+  if (s.not_a_submission) out << ", " << s.not_a_submission << " not a submission";
+  out << "; " << plural(s.errors, "error") << ", "
       << plural(s.warnings, "warning") << ", " << plural(s.notes, "note") << "; " << s.suppressed << " suppressed\n";
   if (s.per_rule.empty()) return;
   size_t width = 4;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <tuple>
 
 #include "analyzers/cuda/cuda_facts.h"
 #include "analyzers/rules/policy.h"
@@ -13,10 +14,8 @@ namespace kgate {
 
 namespace {
 
-bool is_kernelbench(SubmissionFormat format) {
-  return format == SubmissionFormat::KernelBenchCuda || format == SubmissionFormat::KernelBenchTriton ||
-         format == SubmissionFormat::KernelBenchPython;
-}
+// Rules about the entry apply to candidates: never to the harness's own reference file.
+bool candidate(const FactSet& facts) { return !facts.harness_reference; }
 
 Diagnostic finding(const Rule& rule, std::string message, Span span) {
   Diagnostic d;
@@ -37,7 +36,7 @@ std::string join_first(const std::vector<std::string>& names, size_t limit) {
 // F1/F2: the submission must reach a kernel of its own. A forward that reaches only PyTorch ops,
 // or whose launches all sit in dead code, computes nothing custom.
 std::vector<Diagnostic> forward_reaches_no_kernel(const FactSet& facts, const Rule& rule, const Policy&) {
-  if (!is_kernelbench(facts.format) || facts.entry < 0 || facts.entry >= static_cast<int>(facts.functions.size())) return {};
+  if (!candidate(facts) || facts.entry < 0 || facts.entry >= static_cast<int>(facts.functions.size())) return {};
   // A launch only under `if self.training` runs in one mode of the module and not the other: it is
   // not proof that forward computes with the kernel (F2).
   if (std::any_of(facts.launches.begin(), facts.launches.end(),
@@ -62,7 +61,7 @@ std::vector<Diagnostic> forward_reaches_no_kernel(const FactSet& facts, const Ru
 // Reported at the first nn.Module subclass (usually the renamed model, and a line a suppression
 // can name), else at line 1.
 std::vector<Diagnostic> modelnew_missing(const FactSet& facts, const Rule& rule, const Policy&) {
-  if (!is_kernelbench(facts.format) || facts.entry != -1) return {};
+  if (!candidate(facts) || facts.harness != "kernelbench" || facts.entry != -1) return {};
   const bool has_modelnew = std::any_of(facts.classes.begin(), facts.classes.end(), [](const ClassDef& c) { return c.name == "ModelNew"; });
   if (has_modelnew) return {};
   const auto module_class = std::find_if(facts.classes.begin(), facts.classes.end(), [](const ClassDef& c) {
@@ -74,6 +73,33 @@ std::vector<Diagnostic> modelnew_missing(const FactSet& facts, const Rule& rule,
     return {finding(rule, "no class ModelNew: a KernelBench submission must define ModelNew(nn.Module) with a forward method", {1, 1, 1, 1})};
   return {finding(rule, "no class ModelNew: the harness looks for ModelNew, and this module defines " + module_class->name + " instead",
                   module_class->span)};
+}
+
+// T19: a file whose harness entry cannot be found is never a pass. Without an entry no
+// reachability rule can say anything about it, so it is `unjudged` (pipeline.cpp's verdict), and this
+// finding says why. Reported at the first top-level definition (a line a suppression can name), else
+// at line 1. The KernelBench profile's missing ModelNew is modelnew-missing's.
+std::vector<Diagnostic> entry_not_found(const FactSet& facts, const Rule& rule, const Policy&) {
+  if (!candidate(facts) || facts.entry >= 0 || facts.harness_without_entry != "unjudged" || facts.harness == "kernelbench") return {};
+  Span at{1, 1, 1, 1};
+  bool placed = false;
+  const auto earlier = [&](const Span& s) {
+    if (!s.valid() || (placed && std::tie(at.line, at.col) <= std::tie(s.line, s.col))) return;
+    at = s;
+    placed = true;
+  };
+  for (const ClassDef& c : facts.classes) earlier(c.span);
+  for (const Function& f : facts.functions)
+    if (f.parent < 0 && f.class_name.empty() && f.module == 0 && f.kind != FunctionKind::Lambda) earlier(f.span);
+  std::string message;
+  if (facts.harness.empty()) {
+    message = "no harness entry found (a KernelBench class ModelNew, a class Model, GPU MODE's custom_kernel, or an output-argument "
+              "solve/solution function): the file is unjudged, never a pass; name its harness with --harness or `harness:` in .kgate.yaml";
+  } else {
+    message = "the " + facts.harness + " harness enters through " + (facts.harness_entry.empty() ? "an entry" : facts.harness_entry) +
+              ", which this file does not define: the file is unjudged, never a pass";
+  }
+  return {finding(rule, std::move(message), at)};
 }
 
 // F2: kernels that exist only to be seen. A Triton kernel or an exported extension function that
@@ -118,9 +144,10 @@ std::vector<Diagnostic> extension_function_missing(const FactSet& facts, const R
 }
 
 // The registry. Order is the order of evaluation and of `kgate rules` documentation.
-constexpr std::array<CheckEntry, 6> kChecks = {{
-    {"forward-reaches-no-kernel", &forward_reaches_no_kernel, "ModelNew.forward reaches no live kernel launch"},
+constexpr std::array<CheckEntry, 7> kChecks = {{
+    {"forward-reaches-no-kernel", &forward_reaches_no_kernel, "the harness's entry reaches no live kernel launch"},
     {"modelnew-missing", &modelnew_missing, "a KernelBench submission defines no class ModelNew"},
+    {"entry-not-found", &entry_not_found, "the harness's entry is not in the file: it is unjudged, never a pass"},
     {"decoy-kernel-unlaunched", &decoy_kernel_unlaunched, "a kernel is defined or exported but never launched"},
     {"extension-function-missing", &extension_function_missing, "an extension call's C++ chain to a writing kernel is broken"},
     {"ingest", nullptr, "findings produced by ingest (input-*): emitted by the pipeline"},

@@ -230,10 +230,12 @@ RuleLoad load_rules(const std::filesystem::path& rules_dir, const std::filesyste
   }
 
   std::vector<std::filesystem::path> files;
+  // Policies and harness profiles are data of other kinds, with schemas of their own.
   const auto policies = (rules_dir / "policies").lexically_normal();
+  const auto harnesses = (rules_dir / "harnesses").lexically_normal();
   for (auto it = std::filesystem::recursive_directory_iterator(rules_dir, ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_directory() && it->path().lexically_normal() == policies) {
+    if (it->is_directory() && (it->path().lexically_normal() == policies || it->path().lexically_normal() == harnesses)) {
       it.disable_recursion_pending();
       continue;
     }

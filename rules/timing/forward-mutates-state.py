@@ -1,6 +1,7 @@
 # Fixture for forward-mutates-state: counters, caches and banks kept between forward calls.
 import types
 
+import cupy
 import torch
 import torch.nn as nn
 
@@ -35,4 +36,7 @@ class ModelNew(nn.Module):
         cfg = types.SimpleNamespace()
         # ok: forward-mutates-state
         cfg.block = 128
+        if self.compiled is None:
+            # ok: forward-mutates-state
+            self.compiled = cupy.RawKernel("extern \"C\" __global__ void k(float* y) { y[0] = 1.f; }", "k")
         return out

@@ -3,6 +3,7 @@ import functools
 
 import torch
 import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
 
 
 @functools.lru_cache(maxsize=None)
@@ -38,5 +39,20 @@ class ModelNew(nn.Module):
         # ok: identity-cache-key
         n, s0 = x.numel(), x.stride(0)
         _cached_result(n)
+        _copy_through_pointers(x)
         del key, ptr, version, fingerprint, storage, s0
         return torch.empty_like(x)
+
+
+_ext = load_inline(name="copy_ext", cpp_sources="void copy_raw(int64_t src, int64_t dst, int64_t n);",
+                   cuda_sources="void copy_raw(int64_t src, int64_t dst, int64_t n) {}", functions=["copy_raw"])
+
+
+def _copy_through_pointers(x):
+    y = torch.empty_like(x)
+    # ok: identity-cache-key
+    _ext.copy_raw(x.data_ptr(), y.data_ptr(), x.numel())
+    # ruleid: identity-cache-key
+    cache_key = (x.data_ptr(), y.data_ptr())
+    del cache_key
+    return y

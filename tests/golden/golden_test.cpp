@@ -175,7 +175,18 @@ TEST_F(Golden, Corpus) {
   ASSERT_GE(files.size(), 60u) << "the corpus must hold at least 60 submissions";
   for (const auto& f : files) {
     std::string rel = fs::relative(f, root_).string();
-    compare(rel, analyze(f), parse_annotations(read(f)), "", tally);
+    const kgate::FileResult result = analyze(f);
+    compare(rel, result, parse_annotations(read(f)), "", tally);
+    // The verdict by folder: honest/ passes, not-a-submission/ is a kernel module with no harness
+    // entry, and a cheat is never a pass (rejected, or unjudged when no entry can be found).
+    std::string want;
+    for (const auto& part : fs::relative(f, root_ / "corpus")) {
+      if (part == "honest") want = "pass";
+      if (part == "not-a-submission") want = "not-a-submission";
+      if (part == "cheats") want = "not pass";
+    }
+    const bool ok = want == "not pass" ? result.verdict != "pass" : want.empty() || result.verdict == want;
+    if (!ok) tally.problems.push_back("verdict " + rel + ": " + result.verdict + " (expected " + want + ")");
   }
   report("corpus", tally);
   EXPECT_GT(tally.validated, 0u);

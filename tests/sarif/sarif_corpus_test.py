@@ -93,7 +93,13 @@ def main():
             problems.append(f"result {i}: no primaryLocationLineHash")
 
     # The maintainability metrics ride in each analysed file's artifact (run.artifacts[].properties).
-    artifacts = {a["location"]["uri"]: a.get("properties", {}).get("maintainability") for a in run.get("artifacts", [])}
+    # Every file's artifact also carries its verdict and harness profile (unjudged files are shown apart).
+    for a in run.get("artifacts", []):
+        verdict = a.get("properties", {}).get("verdict")
+        if verdict not in ("pass", "reject", "unjudged", "not-a-submission"):
+            problems.append(f"artifact {a['location']['uri']}: properties.verdict is {verdict!r}")
+    artifacts = {a["location"]["uri"]: a["properties"]["maintainability"] for a in run.get("artifacts", [])
+                 if "maintainability" in a.get("properties", {})}
     analysed = {os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "corpus", "**", "*.py"), recursive=True)}
     for path in sorted(analysed - set(artifacts)):
         problems.append(f"{path}: no artifact with its maintainability metrics")

@@ -107,7 +107,8 @@ TEST(Config, DumpRoundTrips) {
   config.disable = {"b-*"};
   config.severity = {{"c", Severity::Warning}};
   config.exclude = {"build/**"};
-  const std::string yaml = dump_config(config, "reduce");
+  config.entry_functions = {"step", "train"};
+  const std::string yaml = dump_config(config, "reduce", "model-entry");
   EXPECT_NE(yaml.find("# from x/.kgate.yaml"), std::string::npos) << yaml;
   const auto back = parse_config(yaml, "dump", ".");
   ASSERT_TRUE(back.has_value()) << back.error() << "\n" << yaml;
@@ -116,9 +117,21 @@ TEST(Config, DumpRoundTrips) {
   EXPECT_EQ(back->disable, config.disable);
   EXPECT_EQ(back->severity, config.severity);
   EXPECT_EQ(back->exclude, config.exclude);
+  EXPECT_EQ(back->harness, "model-entry");
+  EXPECT_EQ(back->entry_functions, config.entry_functions);
   const auto empty = parse_config(dump_config(Config{}, "kernelbench"), "dump", ".");
   ASSERT_TRUE(empty.has_value()) << empty.error();
   EXPECT_EQ(empty->policy, "kernelbench");
+  EXPECT_EQ(empty->harness, "auto");  // detected per file
+}
+
+TEST(Config, HarnessKeys) {
+  const auto config = parse_config("harness: gpumode\nentry_functions: [step]\n", "c", ".");
+  ASSERT_TRUE(config.has_value()) << config.error();
+  EXPECT_EQ(config->harness, "gpumode");
+  EXPECT_EQ(config->entry_functions, std::vector<std::string>{"step"});
+  EXPECT_FALSE(parse_config("harness: 3\n", "c", ".").has_value());
+  EXPECT_FALSE(parse_config("harness: ''\n", "c", ".").has_value());
 }
 
 }  // namespace

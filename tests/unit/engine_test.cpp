@@ -295,11 +295,14 @@ TEST(Checks, ForwardReachesNoKernelNamesWhatForwardCalls) {
   EXPECT_TRUE(Engine(rules, policy).run(facts, "sub.py").empty());
 }
 
-TEST(Checks, ForwardReachesNoKernelOnlyForKernelBenchSubmissions) {
+TEST(Checks, ForwardReachesNoKernelOnlyForCandidatesWithAnEntry) {
   RuleSet rules;
   rules.add(check_rule("forward-reaches-no-kernel"));
   const Policy policy;
-  EXPECT_TRUE(Engine(rules, policy).run(submission(SubmissionFormat::Task), "t.py").empty());
+  FactSet reference = submission(SubmissionFormat::Task);
+  reference.harness_reference = true;  // the harness's own file (reference.py) is no candidate
+  EXPECT_TRUE(Engine(rules, policy).run(reference, "reference.py").empty());
+  EXPECT_EQ(Engine(rules, policy).run(submission(SubmissionFormat::Task), "t.py").size(), 1u);  // class Model, as a candidate
   FactSet no_entry = submission(SubmissionFormat::KernelBenchCuda);
   no_entry.entry = -1;
   EXPECT_TRUE(Engine(rules, policy).run(no_entry, "t.py").empty());
@@ -310,6 +313,7 @@ TEST(Checks, ModelNewMissing) {
   rules.add(check_rule("modelnew-missing"));
   const Policy policy;
   FactSet facts = submission(SubmissionFormat::KernelBenchCuda);
+  facts.harness = "kernelbench";
   facts.entry = -1;
   EXPECT_TRUE(Engine(rules, policy).run(facts, "s.py").empty());  // ModelNew exists
   facts.classes.clear();
@@ -328,7 +332,7 @@ TEST(Checks, ModelNewMissing) {
   ASSERT_EQ(at_class.size(), 1u);
   EXPECT_EQ(at_class[0].span.line, 28u);
   EXPECT_NE(at_class[0].message.find("ModelOptimized"), std::string::npos);
-  facts.format = SubmissionFormat::PythonOther;
+  facts.harness = "gpumode";  // another harness's missing entry is entry-not-found's
   EXPECT_TRUE(Engine(rules, policy).run(facts, "s.py").empty());
 }
 

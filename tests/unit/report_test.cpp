@@ -31,6 +31,7 @@ std::vector<FileResult> sample_results() {
   warning.message = "forward reads back with .item()";
   warning.span = {14, 5, 14, 11};
   bad.findings = {error, warning};
+  bad.verdict = "reject";
   bad.metrics = {{"lines", 40}};
 
   FileResult good;
@@ -72,7 +73,8 @@ TEST(JsonReport, MatchesTheDesignContract) {
   EXPECT_EQ(finding.size(), 9u);
   EXPECT_EQ(finding["line"], 12);
   EXPECT_EQ(finding["severity"], "error");
-  EXPECT_EQ(json["summary"], (nlohmann::json{{"files", 2}, {"rejected", 1}, {"findings", 2}}));
+  EXPECT_EQ(json["summary"],
+            (nlohmann::json{{"files", 2}, {"rejected", 1}, {"unjudged", 0}, {"not_a_submission", 0}, {"findings", 2}}));
 }
 
 TEST(SarifReport, HasTheSarif210Shape) {

@@ -24,6 +24,7 @@
 #include "analyzers/core/content_hash.h"
 #include "analyzers/core/file_text.h"
 #include "analyzers/pipeline/batch.h"
+#include "analyzers/pipeline/gate_context.h"
 #include "analyzers/pipeline/pipeline.h"
 #include "analyzers/report/report.h"
 #include "analyzers/rules/checks.h"
@@ -74,17 +75,7 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
-// KGATE_RULES_DIR, else <exe>/../rules (an install tree), else the source tree it was built from.
-fs::path default_rules_dir() {
-  if (const char* env = std::getenv("KGATE_RULES_DIR"); env && *env) return env;
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = exe.parent_path().parent_path() / "rules";
-    if (fs::is_directory(installed, ec)) return installed;
-  }
-  return fs::path(KGATE_SOURCE_DIR) / "rules";
-}
+fs::path default_rules_dir() { return kgate::default_rules_dir(/*beside_executable=*/true); }
 
 // Loads rules, printing every problem; nullopt means the rules directory is unusable.
 std::optional<kgate::RuleSet> load_rules_or_report(const fs::path& dir) {
@@ -112,105 +103,48 @@ struct CheckOptions {
   uint64_t max_file_memory = kgate::ingest::Limits{}.max_file_memory;
   std::string cpp_engine = "auto";
   std::string compile_commands;
+  std::string harness;
   std::vector<std::string> paths;
 };
 
-// Per-file settings: each file gets the nearest .kgate.yaml (or --config), and a policy from
-// --policy/--task, else that config, else its file kind. Identical settings share one context.
-class ContextCache {
- public:
-  ContextCache(const CheckOptions& options, const kgate::RuleSet& rules, const fs::path& rules_dir)
-      : options_(options), rules_(rules), policies_dir_(rules_dir / "policies") {}
+// The per-file context (config, policy, harness, limits), resolved in the library (GateContext).
+kgate::GateOptions gate_options(const CheckOptions& options) {
+  kgate::GateOptions gate;
+  gate.task = options.task;
+  gate.policy = options.policy;
+  gate.harness = options.harness;
+  gate.config_file = options.config_file;
+  gate.limits.max_file_bytes = options.max_file_bytes;
+  gate.limits.max_nesting = options.max_nesting;
+  gate.limits.max_embedded_sources = options.max_embedded_sources;
+  gate.limits.max_file_ms = options.max_file_ms;
+  gate.limits.max_file_memory = options.max_file_memory;
+  gate.only = options.only;
+  gate.cpp_engine = options.cpp_engine;
+  gate.compile_commands = options.compile_commands;
+  return gate;
+}
 
-  // The nearest .kgate.yaml of a file, memoised per directory (a corpus has thousands of files in a
-  // few directories, and each lookup stats every parent).
-  std::string nearest_config(const std::string& path) {
-    const std::string dir = fs::path(path).parent_path().string();
-    auto at = nearest_.find(dir);
-    if (at != nearest_.end()) return at->second;
-    auto found = kgate::find_config(path);
-    return nearest_[dir] = found ? found->string() : std::string{};
-  }
-
-  // Config for a path; an error message on failure.
-  kgate::Result<const kgate::Config*> config_for(const std::string& path) {
-    std::string key;
-    if (!options_.config_file.empty()) key = options_.config_file;
-    else key = nearest_config(path);
-    auto at = configs_.find(key);
-    if (at != configs_.end()) return &at->second;
-    kgate::Config config;
-    if (!key.empty()) {
-      auto loaded = kgate::load_config(key);
-      if (!loaded) return kgate::Error{loaded.error()};
-      config = std::move(*loaded);
-    }
-    return &configs_.emplace(key, std::move(config)).first->second;
-  }
-
-  std::string policy_name(const kgate::Config& config, const std::string& path) const {
-    if (!forced_policy_.empty()) return forced_policy_;
-    if (!config.policy.empty()) return config.policy;
-    return std::string(kgate::default_policy_name(kgate::ingest::kind_from_path(path)));
-  }
-
-  void force_policy(std::string name) { forced_policy_ = std::move(name); }
-
-  kgate::Result<const kgate::AnalysisContext*> context_for(const std::string& path) {
-    auto config = config_for(path);
-    if (!config) return kgate::Error{config.error()};
-    const std::string policy = policy_name(**config, path);
-    const auto key = std::make_pair((*config)->source, policy);
-    if (auto at = contexts_.find(key); at != contexts_.end()) return at->second;
-    auto loaded = policies_.find(policy);
-    if (loaded == policies_.end()) {
-      auto result = kgate::load_policy(policies_dir_, policy);
-      if (!result) return kgate::Error{result.error()};
-      loaded = policies_.emplace(policy, std::move(*result)).first;
-    }
-    kgate::AnalysisContext& context = storage_.emplace_back();
-    context.rules = &rules_;
-    context.policy = &loaded->second;
-    context.config = *config;
-    context.limits.max_file_bytes = options_.max_file_bytes;
-    context.limits.max_nesting = options_.max_nesting;
-    context.limits.max_embedded_sources = options_.max_embedded_sources;
-    context.limits.max_file_ms = options_.max_file_ms;
-    context.limits.max_file_memory = options_.max_file_memory;
-    context.only_rules = options_.only;
-    context.cpp_engine = options_.cpp_engine;
-    context.compile_commands = options_.compile_commands;
-    contexts_.emplace(key, &context);
-    return &context;
-  }
-
- private:
-  const CheckOptions& options_;
-  const kgate::RuleSet& rules_;
-  fs::path policies_dir_;
-  std::string forced_policy_;
-  std::map<std::string, kgate::Config> configs_;
-  std::map<std::string, kgate::Policy> policies_;
-  std::map<std::pair<std::string, std::string>, const kgate::AnalysisContext*> contexts_;
-  std::deque<kgate::AnalysisContext> storage_;  // stable addresses for BatchItem
-  std::map<std::string, std::string> nearest_;
+// Rules, harness profiles and the context resolver of one run; nullopt after printing why.
+struct LoadedGate {
+  kgate::RuleSet rules;
+  kgate::HarnessSet harnesses;
 };
 
-// --policy, or the policy of --task's manifest, overrides every file's own.
-kgate::Status force_policy(const CheckOptions& options, const fs::path& rules_dir, ContextCache& cache) {
-  if (!options.policy.empty()) {
-    cache.force_policy(options.policy);
-  } else if (!options.task.empty()) {
-    auto policy = kgate::task_policy_name(rules_dir.parent_path() / "tasks", options.task);
-    if (!policy) return kgate::Error{"--task: " + policy.error()};
-    cache.force_policy(*policy);
+std::optional<LoadedGate> load_gate(const fs::path& rules_dir) {
+  auto rules = load_rules_or_report(rules_dir);
+  if (!rules) return std::nullopt;
+  auto harnesses = kgate::load_harness_profiles(rules_dir);
+  if (!harnesses) {
+    std::cerr << "kgate: error: " << harnesses.error() << "\n";
+    return std::nullopt;
   }
-  return kgate::Status::ok();
+  return LoadedGate{std::move(*rules), std::move(*harnesses)};
 }
 
 // The existence of every PATH, directory walks with config excludes, and one context per file:
 // what `check` and `audit` share. An error is a usage error.
-kgate::Result<std::vector<kgate::BatchItem>> collect_items(const CheckOptions& options, ContextCache& cache) {
+kgate::Result<std::vector<kgate::BatchItem>> collect_items(const CheckOptions& options, kgate::GateContext& cache) {
   for (const auto& path : options.paths) {
     std::error_code ec;
     if (!fs::exists(path, ec)) return kgate::Error{"no such file or directory: " + path};
@@ -236,29 +170,42 @@ kgate::Result<std::vector<kgate::BatchItem>> collect_items(const CheckOptions& o
   return items;
 }
 
+// `check --dump-config [PATH...]`: the effective configuration of the first PATH, then, for every
+// file under the PATHs, the harness profile that applied to it and its verdict.
+int dump_config(const CheckOptions& options, kgate::GateContext& cache) {
+  const std::string first = options.paths.empty() ? "." : options.paths.front();
+  auto config = cache.config_for(first);
+  if (!config) return usage_error(config.error());
+  std::cout << kgate::dump_config(**config, cache.policy_name(**config, first), cache.harness_name(**config));
+  if (options.paths.empty()) return kExitClean;
+  auto items = collect_items(options, cache);
+  if (!items) return usage_error(items.error());
+  std::cout << "files:\n";
+  for (const auto& result : kgate::analyze_batch(*items, options.jobs)) {
+    const nlohmann::json path = result.path;  // quoted as a JSON string, which YAML reads back
+    std::cout << "  " << path.dump() << ": {harness: " << (result.harness.empty() ? "none" : result.harness)
+              << ", verdict: " << result.verdict << "}\n";
+  }
+  return kExitClean;
+}
+
 int run_check(const CheckOptions& options) {
   const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
-  auto rules = load_rules_or_report(rules_dir);
-  if (!rules) return kExitUsage;
+  auto gate = load_gate(rules_dir);
+  if (!gate) return kExitUsage;
   for (const auto& id : options.only)
-    if (!rules->contains(id)) return usage_error("--only: unknown rule '" + id + "'");
-
-  ContextCache cache(options, *rules, rules_dir);
-  if (kgate::Status forced = force_policy(options, rules_dir, cache); !forced) return usage_error(forced.message());
-  if (options.dump_config) {
-    const std::string path = options.paths.empty() ? "." : options.paths.front();
-    auto config = cache.config_for(path);
-    if (!config) return usage_error(config.error());
-    std::cout << kgate::dump_config(**config, cache.policy_name(**config, path));
-    return kExitClean;
-  }
+    if (!gate->rules.contains(id)) return usage_error("--only: unknown rule '" + id + "'");
+  auto made = kgate::GateContext::make(gate_options(options), gate->rules, gate->harnesses, rules_dir);
+  if (!made) return usage_error(made.error());
+  kgate::GateContext& cache = *made;
+  if (options.dump_config) return dump_config(options, cache);
   if (options.paths.empty()) return usage_error("check: no PATH given");
   auto items = collect_items(options, cache);
   if (!items) return usage_error(items.error());
   const std::vector<kgate::FileResult> results = kgate::analyze_batch(*items, options.jobs);
 
   if (options.format == "json") std::cout << kgate::to_json(results).dump() << "\n";  // one line: for scripts (jq . pretty-prints)
-  else if (options.format == "sarif") std::cout << kgate::to_sarif(results, &*rules, KGATE_VERSION, fs::current_path().string()).dump(2) << "\n";
+  else if (options.format == "sarif") std::cout << kgate::to_sarif(results, &gate->rules, KGATE_VERSION, fs::current_path().string()).dump(2) << "\n";
   else kgate::write_text(std::cout, results);
 
   const kgate::Severity threshold = kgate::parse_severity(options.fail_on).value_or(kgate::Severity::Error);
@@ -290,12 +237,17 @@ nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet&
     policies.push_back(it->path());
   std::sort(policies.begin(), policies.end());
   for (const auto& policy : policies) add_file(policy);
+  std::vector<fs::path> harnesses;
+  for (auto it = fs::directory_iterator(rules_dir / "harnesses", ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    harnesses.push_back(it->path());
+  std::sort(harnesses.begin(), harnesses.end());
+  for (const auto& harness : harnesses) add_file(harness);
 #ifdef KGATE_HAVE_CLANG
   const bool clang = true;
 #else
   const bool clang = false;
 #endif
-  return {{"kgate", KGATE_VERSION},        {"policy", options.policy},          {"task", options.task},
+  return {{"kgate", KGATE_VERSION},        {"policy", options.policy},          {"task", options.task}, {"harness", options.harness},
           {"cpp_engine", options.cpp_engine}, {"clang_built_in", clang},         {"max_file_bytes", options.max_file_bytes},
           {"rules", kgate::sha256_hex(catalogue)}};
 }
@@ -311,11 +263,12 @@ int run_audit(const AuditCommand& command) {
     shard = *parsed;
   }
   const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
-  auto rules = load_rules_or_report(rules_dir);
-  if (!rules) return kExitUsage;
-  ContextCache cache(options, *rules, rules_dir);
-  if (kgate::Status forced = force_policy(options, rules_dir, cache); !forced) return usage_error(forced.message());
-  auto items = collect_items(options, cache);
+  auto gate = load_gate(rules_dir);
+  if (!gate) return kExitUsage;
+  const kgate::RuleSet* rules = &gate->rules;
+  auto made = kgate::GateContext::make(gate_options(options), gate->rules, gate->harnesses, rules_dir);
+  if (!made) return usage_error(made.error());
+  auto items = collect_items(options, *made);
   if (!items) return usage_error(items.error());
   if (shard)
     std::erase_if(*items, [&](const kgate::BatchItem& item) { return !kgate::audit::in_shard(item.path, *shard); });
@@ -480,12 +433,15 @@ int main(int argc, char** argv) {
   CLI::App* check_cmd = app.add_subcommand("check", "run the static gate on files or directories");
   auto* task_opt = check_cmd->add_option("--task", check.task, "task name: its manifest selects the policy");
   check_cmd->add_option("--policy", check.policy, "policy: kernelbench, repository or a task category")->excludes(task_opt);
+  check_cmd->add_option("--harness", check.harness,
+                         "harness profile for every file (rules/harnesses: kernelbench, model-entry, gpumode, output-argument, "
+                         "operator-library, repository; default: detected per file)");
   check_cmd->add_option("--format", check.format, "output format")->check(CLI::IsMember({"text", "json", "sarif"}));
   check_cmd->add_option("-j,--jobs", check.jobs, "worker threads (0: one per core)");
   check_cmd->add_option("--fail-on", check.fail_on, "lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "note"}));
   check_cmd->add_option("--config", check.config_file, "use this config instead of the nearest .kgate.yaml")->check(CLI::ExistingFile);
-  check_cmd->add_flag("--dump-config", check.dump_config, "print the effective configuration and exit");
+  check_cmd->add_flag("--dump-config", check.dump_config, "print the effective configuration (and each PATH's harness profile and verdict) and exit");
   check_cmd->add_option("--rules-dir", check.rules_dir, "rules directory (default: $KGATE_RULES_DIR, <exe>/../rules, the source tree)");
   check_cmd->add_option("--only", check.only, "run only this rule (repeatable; fixture mode)")->allow_extra_args(false);
   check_cmd->add_option("--max-file-bytes", check.max_file_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
@@ -519,6 +475,7 @@ int main(int argc, char** argv) {
   CLI::App* audit_cmd = app.add_subcommand("audit", "audit directories: resumable JSONL results and an HTML report");
   auto* audit_task = audit_cmd->add_option("--task", audit.check.task, "task name: its manifest selects the policy");
   audit_cmd->add_option("--policy", audit.check.policy, "policy: kernelbench, repository or a task category")->excludes(audit_task);
+  audit_cmd->add_option("--harness", audit.check.harness, "harness profile for every file (default: detected per file)");
   audit_cmd->add_option("--out", audit.out, "output directory: results.jsonl (appended, resumable) and report.html")->required();
   audit_cmd->add_option("-j,--jobs", audit.check.jobs, "worker threads (0: one per core)");
   audit_cmd->add_option("--shard", audit.shard, "audit only shard K of N (K/N, 1-based; by a hash of each path)");

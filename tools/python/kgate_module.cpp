@@ -1,6 +1,6 @@
 // The `kgate` Python module: the static gate in process, for RL reward loops and notebooks.
 //   import kgate; r = kgate.check(source, path="x.py", task=None, policy=None)
-//   r.verdict ("pass"/"reject"), r.findings (rule, severity, message, line, col, end_line, end_col),
+//   r.verdict ("pass"/"reject"/"unjudged"/"not-a-submission"), r.findings (rule, severity, message, line, col, end_line, end_col),
 //   r.metrics (a dict: whatever the pipeline's metrics JSON holds).
 // Rules load once per Gate (kgate.check uses one shared default Gate); analysis runs without the GIL.
 // The optional Clang engine is linked and registered where it is built, as in the CLI; without it, C++
@@ -35,7 +35,7 @@ namespace {
 // What Python sees of one check: the FileResult, with the verdict and severity as strings.
 struct PyResult {
   kgate::FileResult result;
-  std::string verdict() const { return result.rejected ? "reject" : "pass"; }
+  const std::string& verdict() const { return result.verdict; }
 };
 
 std::string repr(const kgate::Diagnostic& d) {

@@ -588,9 +588,20 @@ class Collector : public RecursiveASTVisitor<Collector> {
         derived.insert(p);
     }
     if (derived.empty() || !fd->getBody()) return false;
+    // A body Clang could not fully resolve (headers the shims lack: ThunderKittens, CUTLASS
+    // internals) is not proof of writing nothing: "writes nothing" is claimed only on what resolved.
+    if (contains_errors(fd->getBody())) return true;
     bool found = false;
     scan_writes(fd->getBody(), derived, found);
     return found;
+  }
+
+  static bool contains_errors(const Stmt* s) {
+    if (!s) return false;
+    if (const auto* e = dyn_cast<Expr>(s); e && e->containsErrors()) return true;
+    for (const Stmt* c : s->children())
+      if (contains_errors(c)) return true;
+    return false;
   }
 
   void scan_writes(const Stmt* s, std::set<const ValueDecl*>& derived, bool& found) const {
@@ -635,6 +646,11 @@ class Collector : public RecursiveASTVisitor<Collector> {
           found = true;
         }
       }
+    } else if (const auto* recovery = dyn_cast<RecoveryExpr>(s)) {
+      // A call Clang could not resolve (a library whose headers the shims lack, such as
+      // ThunderKittens' kittens::store(g.c, tile)) that is handed a parameter may write it.
+      for (const Expr* sub : recovery->subExpressions())
+        if (sub && references_any(sub, derived)) found = true;
     }
     for (const Stmt* c : s->children()) scan_writes(c, derived, found);
   }

@@ -25,6 +25,9 @@ std::optional<LaunchApi> launch_api(std::string_view r) {
   if (r == "cudaLaunchKernelEx" || r == "cudaLaunchKernelExC") return LaunchApi{1, -1, 0};
   if (r == "cuLaunchKernel" || r == "cuLaunchCooperativeKernel") return LaunchApi{0, 1, 3};
   if (r == "cuLaunchKernelEx") return LaunchApi{1, -1, 0};
+  // HIP (load_inline on ROCm): hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...).
+  if (r == "hipLaunchKernelGGL" || r == "hipLaunchKernel" || r == "hipLaunchCooperativeKernel") return LaunchApi{0, 1, 1};
+  if (r == "hipModuleLaunchKernel") return LaunchApi{0, 1, 3};
   return std::nullopt;
 }
 

@@ -221,7 +221,16 @@ void link(FactSet& facts) {
         if (t != c.function) called[t] = 1;
     }
     bool any_entry = false;
+    // A harness that names its entry functions (GPU MODE's custom_kernel) roots reachability there.
     for (size_t i = 0; i < n; ++i) {
+      const auto& f = facts.functions[i];
+      if (f.kind == FunctionKind::Host && std::find(facts.cpp_entry_functions.begin(), facts.cpp_entry_functions.end(), f.name) !=
+                                              facts.cpp_entry_functions.end()) {
+        mark(static_cast<int>(i));
+        any_entry = true;
+      }
+    }
+    for (size_t i = 0; i < n && facts.cpp_entry_functions.empty(); ++i) {
       const auto& f = facts.functions[i];
       bool exported = std::any_of(f.decorators.begin(), f.decorators.end(),
                                   [](const std::string& d) { return d.rfind("export:", 0) == 0; });

@@ -348,7 +348,7 @@ class TsCollector {
       f.params.push_back(pname);
       types[pname] = ptext;
       if (ptext.find('*') != std::string::npos || ptext.find('&') != std::string::npos ||
-          ptext.find("Accessor") != std::string::npos)
+          ptext.find("Accessor") != std::string::npos || carries_pointers(p))
         pointer_params.push_back(pname);
     }
     if (f.kind == FunctionKind::Host)
@@ -387,6 +387,22 @@ class TsCollector {
   }
 
   // Whether a kernel body assigns through, or hands to a call, any pointer parameter.
+  // A by-value parameter of a class or template type may hold device pointers: ThunderKittens'
+  // global layouts (`const __grid_constant__ globals g`, written with kittens::store(g.c, ...)), CuTe
+  // tensors, structs of pointers. Only scalar types are known to carry none.
+  bool carries_pointers(TSNode param) const {
+    static const std::set<std::string, std::less<>> scalars = {
+        "int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "size_t", "int8_t",
+        "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "half", "__half",
+        "__nv_bfloat16", "__half2", "__nv_bfloat162", "float2", "float3", "float4", "int2", "int3", "int4",
+        "uint2", "uint3", "uint4", "dim3", "const", "volatile", "__restrict__", "__grid_constant__", "unsigned int",
+        "long long", "unsigned long", "unsigned long long", "ptrdiff_t", "int64", "uint", "__nv_fp8_e4m3", "__nv_fp8_e5m2"};
+    TSNode type = field(param, "type");
+    if (ts_node_is_null(type)) return false;
+    const std::string t = squeeze(str(type));
+    return !t.empty() && !scalars.count(t);
+  }
+
   bool kernel_writes(TSNode body, std::vector<std::string> pointers) const {
     if (pointers.empty()) return false;
     // Locals initialised from a pointer parameter alias it.

@@ -1,0 +1,116 @@
+// GateContext: config lookup, policy, harness profile and limits for each analysed file.
+#include "analyzers/pipeline/gate_context.h"
+
+#include <cstdlib>
+#include <system_error>
+
+namespace kgate {
+
+namespace fs = std::filesystem;
+
+fs::path default_rules_dir(bool beside_executable) {
+  if (const char* env = std::getenv("KGATE_RULES_DIR"); env && *env) return env;
+  if (beside_executable) {
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+      const fs::path installed = exe.parent_path().parent_path() / "rules";
+      if (fs::is_directory(installed, ec)) return installed;
+    }
+  }
+  return fs::path(KGATE_SOURCE_DIR) / "rules";
+}
+
+Result<HarnessSet> load_harness_profiles(const fs::path& rules_dir) {
+  // A rules directory of one's own (tests, a team's extra rules) without harness profiles uses the
+  // shipped ones; one that has the folder must have valid profiles in it.
+  std::error_code ec;
+  const fs::path own = rules_dir / "harnesses";
+  const fs::path dir = fs::is_directory(own, ec) ? own : default_rules_dir(/*beside_executable=*/true) / "harnesses";
+  auto set = load_harnesses(dir);
+  if (!set) return Error{"harness profiles: " + set.error()};
+  return set;
+}
+
+Result<GateContext> GateContext::make(const GateOptions& options, const RuleSet& rules, const HarnessSet& harnesses,
+                                      const fs::path& rules_dir) {
+  GateContext context(options, rules, harnesses, rules_dir);
+  if (!options.policy.empty()) {
+    context.forced_policy_ = options.policy;
+  } else if (!options.task.empty()) {
+    auto policy = task_policy_name(rules_dir.parent_path() / "tasks", options.task);
+    if (!policy) return Error{"--task: " + policy.error()};
+    context.forced_policy_ = *policy;
+  }
+  if (!options.harness.empty() && options.harness != "auto" && !harnesses.find(options.harness)) {
+    std::string known;
+    for (const auto& name : harnesses.names()) known += (known.empty() ? "" : ", ") + name;
+    return Error{"--harness: unknown harness profile '" + options.harness + "' (known: " + known + ")"};
+  }
+  return context;
+}
+
+std::string GateContext::nearest_config(const std::string& path) {
+  const std::string dir = fs::path(path).parent_path().string();
+  auto at = nearest_.find(dir);
+  if (at != nearest_.end()) return at->second;
+  auto found = find_config(path);
+  return nearest_[dir] = found ? found->string() : std::string{};
+}
+
+Result<const Config*> GateContext::config_for(const std::string& path) {
+  const std::string key = !options_.config_file.empty() ? options_.config_file : nearest_config(path);
+  auto at = configs_.find(key);
+  if (at != configs_.end()) return &at->second;
+  Config config;
+  if (!key.empty()) {
+    auto loaded = load_config(key);
+    if (!loaded) return Error{loaded.error()};
+    config = std::move(*loaded);
+    if (!config.harness.empty() && config.harness != "auto" && !harnesses_.find(config.harness))
+      return Error{key + ": harness: unknown harness profile '" + config.harness + "'"};
+  }
+  return &configs_.emplace(key, std::move(config)).first->second;
+}
+
+std::string GateContext::policy_name(const Config& config, const std::string& path) const {
+  if (!forced_policy_.empty()) return forced_policy_;
+  if (!config.policy.empty()) return config.policy;
+  return std::string(default_policy_name(ingest::kind_from_path(path)));
+}
+
+std::string GateContext::harness_name(const Config& config) const {
+  if (!options_.harness.empty() && options_.harness != "auto") return options_.harness;
+  if (!config.harness.empty() && config.harness != "auto") return config.harness;
+  return "auto";
+}
+
+Result<const AnalysisContext*> GateContext::context_for(const std::string& path) {
+  auto config = config_for(path);
+  if (!config) return Error{config.error()};
+  const std::string policy = policy_name(**config, path);
+  const auto key = std::make_pair((*config)->source, policy);
+  if (auto at = contexts_.find(key); at != contexts_.end()) return at->second;
+  auto loaded = policies_.find(policy);
+  if (loaded == policies_.end()) {
+    auto result = load_policy(rules_dir_ / "policies", policy);
+    if (!result) return Error{result.error()};
+    loaded = policies_.emplace(policy, std::move(*result)).first;
+  }
+  AnalysisContext& context = storage_.emplace_back();
+  context.rules = &rules_;
+  context.policy = &loaded->second;
+  context.config = *config;
+  context.limits = options_.limits;
+  context.only_rules = options_.only;
+  context.cpp_engine = options_.cpp_engine;
+  context.compile_commands = options_.compile_commands;
+  context.harness.set = &harnesses_;
+  const std::string harness = harness_name(**config);
+  if (harness != "auto") context.harness.forced = harness;
+  context.harness.extra_entry_functions = (*config)->entry_functions;
+  contexts_.emplace(key, &context);
+  return &context;
+}
+
+}  // namespace kgate
