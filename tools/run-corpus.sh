@@ -57,10 +57,16 @@ corpus_abs = os.path.abspath(corpus)
 
 # A file's group is the path up to its `honest` folder (honest/, cpp/honest/) or up to its technique
 # folder under `cheats` (cheats/T1/, cpp/cheats/T1/); anything else is unlabelled, which fails the run.
+# A cheat must never pass: it is rejected, or unjudged when the gate finds no harness entry in it.
+# not-a-submission/ holds kernel modules with no harness entry (operator libraries).
+NOT_PASS = ("reject", "unjudged")
+
 def group_of(parts):
     for i, part in enumerate(parts[:-1]):
         if part == "honest":
             return "/".join(parts[: i + 1]), "pass"
+        if part == "not-a-submission":
+            return "/".join(parts[: i + 1]), "not-a-submission"
         if part == "cheats" and i + 2 < len(parts):
             return "/".join(parts[: i + 2]), "reject"
     return "unlabelled", None
@@ -74,7 +80,8 @@ for entry in report.get("files", []):
     group, want = group_of(rel.split(os.sep))
     row = groups.setdefault(group, {"want": want, "files": 0, "ok": 0, "bad": []})
     row["files"] += 1
-    if want is not None and entry.get("verdict") == want:
+    verdict = entry.get("verdict")
+    if want is not None and (verdict == want or (want == "reject" and verdict in NOT_PASS)):
         row["ok"] += 1
     else:
         row["bad"].append((rel, entry.get("verdict"), sorted({f["rule"] for f in entry.get("findings", [])})))
@@ -86,6 +93,8 @@ def order(group):
     parts = group.split("/")
     if parts[-1] == "honest":
         return (0, "/".join(parts[:-1]), 0, "", 0)
+    if parts[-1] == "not-a-submission":
+        return (0, "/".join(parts[:-1]), 0, "~", 0)
     tech = parts[-1]
     digits = "".join(c for c in tech if c.isdigit())
     return (0, "/".join(parts[:-2]), 1, tech.rstrip("0123456789"), int(digits) if digits else 0)
@@ -95,7 +104,7 @@ rows = []
 for group in sorted(groups, key=order):
     row = groups[group]
     want = row["want"] or "(none)"
-    label = {"pass": "passed", "reject": "rejected"}.get(row["want"], "-")
+    label = {"pass": "passed", "reject": "rejected or unjudged", "not-a-submission": "not a submission"}.get(row["want"], "-")
     status = "ok" if not row["bad"] else "FAIL"
     rows.append((group, want, str(row["files"]), f"{row['ok']} {label}", status))
 total_files = sum(r["files"] for r in groups.values())
@@ -123,6 +132,7 @@ if total_files == 0:
     print("run-corpus: kgate analysed no files", file=sys.stderr)
 ok = not failed and total_files > 0
 print()
-print("run-corpus: " + ("every honest file passed and every cheat was rejected" if ok else "the corpus did NOT come out as labelled"))
+print("run-corpus: " + ("every honest file passed, every cheat was rejected or unjudged, and every kernel module was not-a-submission"
+                        if ok else "the corpus did NOT come out as labelled"))
 sys.exit(0 if ok else 1)
 PY
