@@ -12,6 +12,7 @@
 #include "analyzers/core/fingerprint.h"
 #include "analyzers/core/suppressions.h"
 #include "analyzers/cuda/cuda_facts.h"
+#include "analyzers/ingest/bundle.h"
 #include "analyzers/metrics/cpp_metrics.h"
 #include "analyzers/metrics/metrics_json.h"
 #include "analyzers/python/python_facts.h"
@@ -81,7 +82,8 @@ void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoi
 // with open().read() / read_text()): read from the submission's directory and analysed like embedded
 // strings. Findings in them point at the load call. A file that is not there, or too large, leaves
 // the extension unresolved (extension-sources-unresolved), never a crash or a pass.
-void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::Limits& limits) {
+void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::Limits& limits,
+                          const std::vector<std::pair<std::string, std::string>>& sidecars) {
   const std::filesystem::path dir = std::filesystem::path(file.path).parent_path();
   for (size_t e = 0; e < facts.extensions.size(); ++e) {
     Extension& ext = facts.extensions[e];
@@ -89,10 +91,15 @@ void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::
       std::string relative = name;
       if (relative.rfind(kSubmissionDir, 0) == 0) relative = relative.substr(std::min(relative.size(), kSubmissionDir.size() + 1));
       const std::filesystem::path path = std::filesystem::path(relative).is_absolute() ? std::filesystem::path(relative) : dir / relative;
-      std::error_code ec;
-      const auto size = std::filesystem::file_size(path, ec);
       std::optional<std::string> text;
-      if (!ec && size <= limits.max_file_bytes) text = read_file_text(path);
+      // A bundle's sidecar stands in for the sibling file of the same name.
+      for (const auto& [sidecar, sidecar_text] : sidecars)
+        if (sidecar == path.filename().string()) text = sidecar_text;
+      std::error_code ec;
+      if (!text) {
+        const auto size = std::filesystem::file_size(path, ec);
+        if (!ec && size <= limits.max_file_bytes) text = read_file_text(path);
+      }
       if (!text) {
         ext.sources_unresolved = true;
         continue;
@@ -202,8 +209,12 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   if (source) {
     try {
       if (kind == ingest::FileKind::Python) {
+        // A bundle (solution.py followed by its sidecars under banner lines) is judged as its host
+        // text, with the sidecars standing in for sibling files.
+        ingest::Bundle bundle = ingest::split_bundle(source->text);
+        if (!bundle.sidecars.empty()) source = SourceFile(source->path, std::move(bundle.host));
         python::extract_facts(*source, context.limits, facts, produced, context.harness);
-        read_sibling_sources(*source, facts, context.limits);
+        read_sibling_sources(*source, facts, context.limits, bundle.sidecars);
       }
       extract_cpp_facts(*source, facts, produced, context);
       metrics::measure_cpp(*source, facts);
