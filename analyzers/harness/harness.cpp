@@ -59,8 +59,6 @@ bool HarnessSignal::holds(const ModuleOutline& outline) const {
   return true;
 }
 
-bool HarnessProfile::recognises(const ModuleOutline& outline) const { return recognition(outline).has_value(); }
-
 std::optional<int> HarnessProfile::recognition(const ModuleOutline& outline) const {
   std::optional<int> best;
   for (const HarnessSignal& s : recognise)
@@ -174,7 +172,6 @@ Result<HarnessSet> load_harnesses(const std::filesystem::path& dir) {
     p.entry_methods = strings_at(entry, "methods");
     p.entry_functions = strings_at(entry, "functions");
     p.outputs = strings_at(entry, "outputs");
-    p.exported_host_functions = entry.value("exported_host_functions", false);
     if (doc.contains("imports")) {
       p.imports_allowed = strings_at(doc.at("imports"), "allowed");
       p.imports_forbidden = strings_at(doc.at("imports"), "forbidden");

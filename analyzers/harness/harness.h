@@ -50,16 +50,14 @@ struct HarnessProfile {
   std::vector<std::string> entry_methods;
   std::vector<std::string> entry_functions;
   std::vector<std::string> outputs;        // parameter-name globs of outputs the entry must write
-  bool exported_host_functions = false;
   // imports:
   std::vector<std::string> imports_allowed;    // module globs
   std::vector<std::string> imports_forbidden;  // module globs
   std::vector<std::string> reference_files;    // file-name globs
   WithoutEntry without_entry = WithoutEntry::Unjudged;
-  std::string runtime_call;
+  std::string runtime_call;               // for the runtime stage (issue 21); not read yet
   std::string file;
 
-  bool recognises(const ModuleOutline& outline) const;
   // The highest priority of the alternatives that hold; nullopt when none does.
   std::optional<int> recognition(const ModuleOutline& outline) const;
   bool names_reference(std::string_view file_name) const;
