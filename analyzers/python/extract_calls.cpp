@@ -1,0 +1,307 @@
+// Extractor, pass 2: calls with resolved names, kernel launches, and the buffers handed to kernels or written in place.
+#include "analyzers/python/extractor.h"
+
+#include <string>
+#include <vector>
+
+#include "analyzers/python/kernel_languages.h"
+#include "analyzers/python/ts_node.h"
+
+namespace kgate::python::detail {
+
+void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
+  TSNode fn = ts::field(node, "function");
+  TSNode args = ts::field(node, "arguments");
+  uint32_t start = ts_node_start_byte(node);
+
+  // Triton launch: kernel[grid](...); the same shape launches a Numba CUDA kernel.
+  if (ts::is(fn, "subscript")) {
+    Value k = eval(ts::field(fn, "value"), scope);
+    const bool triton = k.k == Value::K::Function && facts_.functions[k.index].kind == FunctionKind::TritonJit;
+    const bool dsl = (k.k == Value::K::Function && facts_.functions[k.index].kind == FunctionKind::DslKernel) ||
+                     k.k == Value::K::Kernel;
+    if (triton || dsl) {
+      Launch l;
+      l.kind = triton ? LaunchKind::Triton : LaunchKind::Dsl;
+      l.kernel = k.k == Value::K::Kernel ? value_path(k, ts::field(fn, "value")) : facts_.functions[k.index].qualname;
+      l.kernel_function = k.index;
+      l.grid = std::string(ts::text(ts::field(fn, "subscript"), src_));
+      l.grid_empty = grid_is_empty(ts::field(fn, "subscript"), scope);
+      l.function = fn_of(scope);
+      l.guard = guard;
+      l.span = ts::span(node);
+      launch_start_.push_back(start);
+      facts_.launches.push_back(l);
+      if (k.index >= 0) add_edge(fn_of(scope), k.index, guard.dead());
+      mark_args_written(args, scope, /*launch=*/true);
+      note_launch_arguments(args);
+      return;
+    }
+  }
+
+  Value callee = eval(fn, scope);
+  Call c;
+  c.callee = std::string(ts::text(fn, src_));
+  if (c.callee.size() > 200) c.callee = c.callee.substr(0, 200) + "...";
+  c.function = fn_of(scope);
+  c.guard = guard;
+  c.span = ts::span(node);
+  c.dynamic_name = callee.dynamic;
+  c.unresolved_dynamic = callee.unresolved;
+  if (ts::is(fn, "attribute")) {
+    c.receiver = callee.receiver == ReceiverKind::None ? ReceiverKind::Value : callee.receiver;
+    if (callee.k == Value::K::Path || callee.k == Value::K::Function || callee.k == Value::K::ExtFunction) {
+      ReceiverKind rk = root_kind(ts::field(fn, "object"), scope);
+      if (rk == ReceiverKind::Param && c.receiver != ReceiverKind::Module) c.receiver = ReceiverKind::Param;
+    }
+    // output.zero_(): the output argument the harness hands in is the entry's to write.
+    if (c.receiver == ReceiverKind::Param && !output_params_.empty() &&
+        root_kind(ts::field(fn, "object"), scope) == ReceiverKind::Output)
+      c.receiver = ReceiverKind::Output;
+  }
+
+  switch (callee.k) {
+    case Value::K::Function: {
+      c.resolved = facts_.functions[callee.index].qualname;
+      c.local_target = true;
+      add_edge(fn_of(scope), callee.index, guard.dead());
+      mark_args_written(args, scope);
+      // Calling a CuTe DSL kernel inside its @cute.jit launcher: kernel(...).launch(grid, block).
+      if (facts_.functions[callee.index].kind == FunctionKind::DslKernel)
+        record_dsl_launch(node, c.resolved, callee.index, scope, guard);
+      break;
+    }
+    case Value::K::Kernel: {
+      // A compiled kernel handle: calling it launches (cupy kernels, cute.compile results, TileLang
+      // kernels, jiterator functions); get_function only hands out another handle.
+      c.resolved = callee.path;
+      if (!kernel_getter_method(last_component(callee.path))) {
+        record_dsl_launch(node, callee.path, callee.index, scope, guard);
+        if (callee.index >= 0) add_edge(fn_of(scope), callee.index, guard.dead());
+        mark_args_written(args, scope, /*launch=*/true);
+        note_launch_arguments(args);
+      }
+      break;
+    }
+    case Value::K::Class: {
+      c.resolved = classes_[callee.index].name;
+      c.local_target = true;
+      auto it = classes_[callee.index].methods.find("__init__");
+      if (it != classes_[callee.index].methods.end()) add_edge(fn_of(scope), it->second, guard.dead());
+      break;
+    }
+    case Value::K::Instance: {
+      c.instance_call = true;
+      if (callee.index >= 0) {
+        c.resolved = classes_[callee.index].name;
+        c.local_target = true;
+        for (const char* m : {"forward", "__call__"}) {
+          Value target = class_member(callee.index, m, 0, ReceiverKind::Value);
+          if (target.k == Value::K::Function) add_edge(fn_of(scope), target.index, guard.dead());
+        }
+        mark_args_written(args, scope);
+      } else {
+        c.resolved = callee.path;
+      }
+      break;
+    }
+    case Value::K::ExtFunction: {
+      const Extension& ext = facts_.extensions[callee.index];
+      c.resolved = "extension." + ext.name + "." + callee.path;
+      record_extension_launch(node, ext.name + "." + callee.path, scope, guard);
+      mark_args_written(args, scope, /*launch=*/true);
+      note_launch_arguments(args);
+      break;
+    }
+    case Value::K::Path:
+      c.resolved = callee.path;
+      if (kernel_source_compiler(callee.path)) record_kernel_source(args, callee.path);
+      if (kernel_launch_api(callee.path)) {  // cuLaunchKernel(kernel, grid..., block..., args)
+        record_dsl_launch(node, std::string(ts::text(positional_arg(args, 0), src_)).substr(0, 120), -1, scope, guard);
+        mark_args_written(args, scope, /*launch=*/true);
+        note_launch_arguments(args);
+      }
+      break;
+    case Value::K::Unknown:
+      c.resolved = callee.unresolved ? callee.path : c.callee;
+      break;
+    default:
+      c.resolved = value_path(callee, fn);
+      break;
+  }
+  c.method = last_component(c.resolved);
+  if (c.resolved.size() > 300) c.resolved = c.resolved.substr(0, 300);
+
+  // Arguments: folded strings, keywords.
+  uint32_t n = ts::named_count(args);
+  for (uint32_t i = 0; i < n && ts::is(args, "argument_list"); ++i) {
+    TSNode a = ts::named_child(args, i);
+    if (ts::is(a, "keyword_argument")) {
+      std::string key(ts::text(ts::field(a, "name"), src_));
+      TSNode val = ts::field(a, "value");
+      Value kv = eval(val, scope);
+      c.keywords.push_back(key);
+      c.keyword_values.push_back(kv.k == Value::K::Path ? kv.path : std::string(ts::text(val, src_)).substr(0, 80));
+      if (key == "out") note_written(scope, val);
+      if (key == "dtype" && kv.k == Value::K::Path && is_dtype_path(kv.path)) add_cast(canonical_dtype(kv.path), "keyword", node, scope, guard);
+    } else if (!ts::is(a, "comment")) {
+      if (auto s = fold_in(a, scope)) c.string_args.push_back(s->text.substr(0, 256));
+    }
+  }
+
+  // In-place methods and container writes mark their receiver as written.
+  if (ts::is(fn, "attribute")) {
+    std::string m = c.method;
+    if (!m.empty() && m.back() == '_' && m.front() != '_') note_written(scope, ts::field(fn, "object"));
+    if (container_write_methods().count(m) || (!m.empty() && m.back() == '_'))
+      record_container_mutation(ts::field(fn, "object"), scope);
+  }
+
+  // Casts.
+  if (ts::is(fn, "attribute") && c.receiver != ReceiverKind::Module) {
+    if (c.method == "half") add_cast("torch.float16", "method", node, scope, guard);
+    else if (c.method == "bfloat16") add_cast("torch.bfloat16", "method", node, scope, guard);
+    else if (c.method == "to" || c.method == "type") {
+      TSNode first = positional_arg(args, 0);
+      Value dv = eval(first, scope);
+      if (dv.k == Value::K::Path && is_dtype_path(dv.path)) add_cast(canonical_dtype(dv.path), "method", node, scope, guard);
+    }
+  }
+  if (c.resolved == "triton.language.cast") {
+    Value dv = eval(positional_arg(args, 1), scope);
+    if (dv.k == Value::K::Path) add_cast(canonical_dtype(dv.path), "function", node, scope, guard);
+  }
+  if (c.resolved == "torch.autocast" || c.resolved == "torch.cuda.amp.autocast" || c.resolved == "torch.amp.autocast" ||
+      c.resolved == "torch.cpu.amp.autocast")
+    add_cast("autocast", "function", node, scope, guard);
+  if (c.resolved == "torch.set_float32_matmul_precision" && !c.string_args.empty() && c.string_args[0] != "highest")
+    add_cast("tf32", "flag", node, scope, guard);
+
+  // setattr(obj, "name", value) is a write.
+  if (c.resolved == "builtins.setattr" || c.resolved == "builtins.object.__setattr__" || c.resolved == "object.__setattr__") {
+    TSNode obj = positional_arg(args, 0);
+    Value ov = eval(obj, scope);
+    AttributeWrite w;
+    w.kind = WriteKind::Setattr;
+    w.target = std::string(ts::text(node, src_)).substr(0, 200);
+    auto name = fold_in(positional_arg(args, 1), scope);
+    w.attribute = name ? name->text : "?";
+    w.dynamic_name = !name || !name->plain;
+    w.resolved = value_path(ov, obj) + "." + w.attribute;
+    w.root = root_kind(obj, scope);
+    if (ov.k == Value::K::Path) w.root = ReceiverKind::Module;
+    w.function = fn_of(scope);
+    w.guard = guard;
+    w.span = ts::span(node);
+    facts_.writes.push_back(w);
+  }
+
+  // Dynamic imports are imports too.
+  if ((c.resolved == "importlib.import_module" || c.resolved == "builtins.__import__") && !c.string_args.empty()) {
+    Import im;
+    im.module = c.string_args[0];
+    im.dynamic = true;
+    im.function = fn_of(scope);
+    im.span = ts::span(node);
+    facts_.imports.push_back(im);
+  }
+  if (c.resolved == "torch.utils.cpp_extension.load_inline" || c.resolved == "torch.utils.cpp_extension.load")
+    extension_for(node, scope);
+
+  call_start_.push_back(start);
+  facts_.calls.push_back(std::move(c));
+}
+
+// A grid with a dimension that folds to zero launches no program at all.
+bool Extractor::grid_is_empty(TSNode grid, int scope) {
+  if (ts::is(grid, "lambda")) grid = ts::field(grid, "body");
+  if (ts::is(grid, "identifier")) {
+    Found f = find_name(std::string(ts::text(grid, src_)), scope);
+    if (f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->back().expr))
+      return grid_is_empty(f.bindings->back().expr, f.bindings->back().scope);
+    return false;
+  }
+  if (ts::is(grid, "parenthesized_expression")) return grid_is_empty(ts::named_child(grid, 0), scope);
+  int saved = current_scope_;
+  current_scope_ = scope;
+  bool empty = false;
+  if (ts::is(grid, "tuple") || ts::is(grid, "list")) {
+    for (uint32_t i = 0; i < ts::named_count(grid); ++i) {
+      auto v = folder_.fold_int(ts::named_child(grid, i));
+      if (v && *v <= 0) empty = true;
+    }
+  } else if (auto v = folder_.fold_int(grid)) {
+    empty = *v <= 0;
+  }
+  current_scope_ = saved;
+  return empty;
+}
+
+void Extractor::record_dsl_launch(TSNode node, const std::string& kernel, int kernel_function, int scope,
+                                  const Guard& guard) {
+  Launch l;
+  l.kind = LaunchKind::Dsl;
+  l.kernel = kernel;
+  l.kernel_function = kernel_function;
+  l.function = fn_of(scope);
+  l.guard = guard;
+  l.span = ts::span(node);
+  launch_start_.push_back(ts_node_start_byte(node));
+  facts_.launches.push_back(l);
+}
+
+void Extractor::record_extension_launch(TSNode node, const std::string& kernel, int scope, const Guard& guard) {
+  Launch l;
+  l.kind = LaunchKind::Extension;
+  l.kernel = kernel;
+  l.function = fn_of(scope);
+  l.guard = guard;
+  l.span = ts::span(node);
+  launch_start_.push_back(ts_node_start_byte(node));
+  facts_.launches.push_back(l);
+}
+
+// `launch`: the arguments go to a kernel, so wrapper calls bound elsewhere (a_ptr =
+// make_ptr(dtype, a.data_ptr(), ...)) are launch arguments too.
+void Extractor::mark_args_written(TSNode args, int scope, bool launch) {
+  uint32_t n = ts::named_count(args);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode a = ts::named_child(args, i);
+    if (ts::is(a, "keyword_argument")) a = ts::field(a, "value");
+    mark_written_deep(scope, a, 0, launch);
+  }
+}
+
+// A buffer handed to a kernel is often wrapped first: from_dlpack(y), cuda.as_cuda_array(y.view(-1)),
+// (x.data_ptr(), y.data_ptr()), or a name bound to such a wrapper (`c_ = from_dlpack(c)`). The
+// wrapped tensor is the one the kernel writes.
+void Extractor::mark_written_deep(int scope, TSNode expr, int depth, bool launch) {
+  if (ts_node_is_null(expr) || depth > 4) return;
+  note_written(scope, expr);
+  if (ts::is(expr, "call")) {
+    TSNode args = ts::field(expr, "arguments");
+    if (launch) note_launch_arguments(args);
+    for (uint32_t i = 0; i < ts::named_count(args); ++i) {
+      TSNode a = ts::named_child(args, i);
+      mark_written_deep(scope, ts::is(a, "keyword_argument") ? ts::field(a, "value") : a, depth + 1, launch);
+    }
+    TSNode fn = ts::field(expr, "function");
+    if (ts::is(fn, "attribute")) mark_written_deep(scope, ts::field(fn, "object"), depth + 1, launch);
+  } else if (ts::is(expr, "tuple") || ts::is(expr, "list") || ts::is(expr, "parenthesized_expression") ||
+             ts::is(expr, "expression_list")) {
+    for (uint32_t i = 0; i < ts::named_count(expr); ++i) mark_written_deep(scope, ts::named_child(expr, i), depth + 1, launch);
+  } else if (ts::is(expr, "identifier")) {
+    auto it = scopes_[scope].bindings.find(std::string(ts::text(expr, src_)));
+    if (it == scopes_[scope].bindings.end()) return;
+    for (const Binding& b : it->second)
+      if (!ts_node_is_null(b.expr) && ts::is(b.expr, "call")) mark_written_deep(scope, b.expr, depth + 1, launch);
+  }
+}
+
+// The arguments of a launch: a call among them (x.data_ptr() handed to a kernel) is a launch
+// argument, not a key computed for a cache.
+void Extractor::note_launch_arguments(TSNode args) {
+  if (!ts_node_is_null(args)) launch_arg_ranges_.emplace_back(ts_node_start_byte(args), ts_node_end_byte(args));
+}
+
+}  // namespace kgate::python::detail

@@ -1,0 +1,261 @@
+// Extractor, after pass 2: reachability from the entries, the per-return data flow, handlers, globals, launch arguments and the format.
+#include "analyzers/python/extractor.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "analyzers/python/ts_node.h"
+
+namespace kgate::python::detail {
+
+void Extractor::compute_reachability() {
+  size_t nf = facts_.functions.size();
+  // Reachability from forward follows definitions too (a nested function or lambda defined on the
+  // path is taken as reached: it is usually called or handed to something that calls it); "executed
+  // at import" follows calls only.
+  std::vector<std::vector<std::pair<int, bool>>> out(nf + 1), calls_only(nf + 1);  // index nf = module body
+  for (const Edge& e : edges_) {
+    if (e.to < 0) continue;
+    size_t from = e.from < 0 ? nf : static_cast<size_t>(e.from);
+    out[from].push_back({e.to, e.dead});
+    if (!e.definition) calls_only[from].push_back({e.to, e.dead});
+  }
+  auto bfs = [&](const std::vector<int>& roots, auto mark, const auto& graph) {
+    std::vector<int> stack(roots.begin(), roots.end());
+    std::vector<char> seen(nf + 1, 0);
+    while (!stack.empty()) {
+      int f = stack.back();
+      stack.pop_back();
+      size_t fi = f < 0 ? nf : static_cast<size_t>(f);
+      if (seen[fi]) continue;
+      seen[fi] = 1;
+      if (f >= 0) mark(f);
+      for (auto [to, dead] : graph[fi])
+        if (!dead) stack.push_back(to);
+    }
+  };
+  bfs(facts_.entries, [&](int f) { facts_.functions[f].reachable = true; }, out);
+  std::vector<int> import_roots = {-1};
+  if (model_class_ >= 0) {
+    auto it = classes_[model_class_].methods.find("__init__");
+    if (it != classes_[model_class_].methods.end()) import_roots.push_back(it->second);
+  }
+  bfs(import_roots, [&](int f) { facts_.functions[f].executed_at_import = true; }, calls_only);
+
+  auto live = [&](int function, const Guard& g) {
+    return function >= 0 && facts_.functions[function].reachable && !g.dead();
+  };
+  for (auto& c : facts_.calls) c.reachable = live(c.function, c.guard);
+  for (auto& l : facts_.launches) l.reachable = live(l.function, l.guard);
+  for (auto& w : facts_.writes) w.reachable = live(w.function, w.guard);
+  for (size_t i = 0; i < facts_.names.size(); ++i) facts_.names[i].reachable = live(facts_.names[i].function, name_guards_[i]);
+  for (size_t i = 0; i < facts_.casts.size(); ++i) facts_.casts[i].reachable = live(facts_.casts[i].function, cast_guards_[i]);
+  for (size_t i = 0; i < facts_.handlers.size(); ++i) facts_.handlers[i].reachable = live(facts_.handlers[i].function, handler_guards_[i]);
+}
+
+void Extractor::merge(ReturnFlow& into, const ReturnFlow& from) {
+  for (const auto& o : from.origins)
+    if (std::find(into.origins.begin(), into.origins.end(), o) == into.origins.end()) into.origins.push_back(o);
+  into.param |= from.param;
+  into.written |= from.written;
+  into.state |= from.state;
+}
+
+bool Extractor::is_module_container(const std::string& name) const {
+  for (const auto& g : facts_.globals)
+    if (g.name == name) return true;
+  return false;
+}
+
+ReturnFlow Extractor::flow(TSNode expr, int scope, int depth, std::unordered_set<std::string>& visiting) {
+  ReturnFlow r;
+  if (ts_node_is_null(expr) || depth > kMaxEvalDepth) return r;
+  std::string_view t = ts::type(expr);
+  if (t == "identifier") {
+    std::string name(ts::text(expr, src_));
+    Found f = find_name(name, scope);
+    if (scopes_[scope].written_names.count(name)) r.written = true;
+    if (f.k == Found::K::Param) r.param = true;
+    if (f.k == Found::K::Self) r.state = true;
+    if (f.k == Found::K::Binding && f.bindings) {
+      if (f.scope == 0 && scope != 0 && is_module_container(name)) r.state = true;
+      if (visiting.insert(name).second) {
+        for (const Binding& b : *f.bindings) {
+          if (ts_node_is_null(b.expr)) continue;
+          merge(r, flow(b.expr, b.scope, depth + 1, visiting));
+        }
+        visiting.erase(name);
+      }
+      if (f.scope == 0 && scope != 0 && scopes_[scope].globals_declared.count(name)) r.state = true;
+    }
+    return r;
+  }
+  if (t == "parenthesized_expression") return flow(ts::named_child(expr, 0), scope, depth + 1, visiting);
+  if (t == "tuple" || t == "list" || t == "expression_list") {
+    uint32_t n = ts::named_count(expr);
+    for (uint32_t i = 0; i < n; ++i) merge(r, flow(ts::named_child(expr, i), scope, depth + 1, visiting));
+    return r;
+  }
+  if (t == "conditional_expression" && ts::named_count(expr) == 3) {
+    merge(r, flow(ts::named_child(expr, 0), scope, depth + 1, visiting));
+    merge(r, flow(ts::named_child(expr, 2), scope, depth + 1, visiting));
+    return r;
+  }
+  if (t == "attribute") {
+    TSNode obj = ts::field(expr, "object");
+    std::string attr(ts::text(ts::field(expr, "attribute"), src_));
+    Value ov = eval(obj, scope);
+    if (ov.k == Value::K::Self) {
+      r.state = true;
+      if (scopes_[scope].written_names.count(std::string(ts::text(expr, src_)))) r.written = true;
+      return r;
+    }
+    if (passthrough_methods().count(attr) || attr == "T" || attr == "mT") return flow(obj, scope, depth + 1, visiting);
+    return r;
+  }
+  if (t == "subscript") {
+    TSNode obj = ts::field(expr, "value");
+    ReturnFlow inner = flow(obj, scope, depth + 1, visiting);
+    // A slice of an input is still the input; an item of stored state is stored state.
+    return inner;
+  }
+  if (t == "call") {
+    TSNode fn = ts::field(expr, "function");
+    Value callee = eval(fn, scope);
+    std::string resolved = value_path(callee, fn);
+    if (callee.k == Value::K::ExtFunction) r.written = true;
+    int local = -1;
+    if (callee.k == Value::K::Function) local = callee.index;
+    if (callee.k == Value::K::Instance && callee.index >= 0) {
+      Value fwd = class_member(callee.index, "forward", 0, ReceiverKind::Value);
+      if (fwd.k == Value::K::Function) local = fwd.index;
+    }
+    // A module's own forward is judged at its own returns; only plain helpers are looked through.
+    if (local >= 0 && facts_.functions[local].name == "forward") {
+      r.written = true;
+      local = -1;
+    }
+    if (local >= 0) {
+      // Through a local helper: what its returns are, with its parameters standing for our arguments.
+      ReturnFlow summary = function_summary(local, depth + 1);
+      for (const auto& o : summary.origins)
+        if (std::find(r.origins.begin(), r.origins.end(), o) == r.origins.end()) r.origins.push_back(o);
+      r.written |= summary.written;
+      // Stored state is reported at the helper's own return, not again at every caller.
+      if (summary.param) {
+        TSNode args = ts::field(expr, "arguments");
+        for (uint32_t i = 0; i < ts::named_count(args); ++i) {
+          TSNode a = ts::named_child(args, i);
+          if (ts::is(a, "keyword_argument")) a = ts::field(a, "value");
+          ReturnFlow af = flow(a, scope, depth + 1, visiting);
+          if (af.param) r.param = true;
+        }
+      }
+    }
+    if (ts::is(fn, "subscript")) {  // kernel[grid](...): a Triton launch
+      Value k = eval(ts::field(fn, "value"), scope);
+      if (k.k == Value::K::Function) r.written = true;
+    }
+    r.origins.push_back(resolved);
+    if (ts::is(fn, "attribute")) {
+      std::string method(ts::text(ts::field(fn, "attribute"), src_));
+      TSNode obj = ts::field(fn, "object");
+      if (passthrough_methods().count(method)) {
+        ReturnFlow inner = flow(obj, scope, depth + 1, visiting);
+        inner.origins.clear();
+        merge(r, inner);
+      } else if (container_read_methods().count(method)) {
+        ReturnFlow inner = flow(obj, scope, depth + 1, visiting);
+        if (inner.state) r.state = true;
+      }
+    }
+    return r;
+  }
+  return r;
+}
+
+// The merged flow of every return of a local function, memoised; recursion reads as "unknown".
+ReturnFlow Extractor::function_summary(int fi, int depth) {
+  if (auto it = summaries_.find(fi); it != summaries_.end()) return it->second;
+  if (depth > kMaxEvalDepth) return ReturnFlow{};
+  summaries_[fi] = ReturnFlow{{}, false, true, false};  // in progress: assume written, no input
+  ReturnFlow merged;
+  bool any = false;
+  for (const PendingReturn& p : returns_) {
+    if (fn_of(p.scope) != fi || p.guard.dead()) continue;
+    TSNode value = ts::named_child(p.node, 0);
+    if (ts_node_is_null(value)) continue;
+    std::unordered_set<std::string> visiting;
+    merge(merged, flow(value, p.scope, depth + 1, visiting));
+    any = true;
+  }
+  if (!any) merged.written = true;  // returns nothing we can follow
+  summaries_[fi] = merged;
+  return merged;
+}
+
+void Extractor::finish_returns() {
+  for (const PendingReturn& p : returns_) {
+    int fi = fn_of(p.scope);
+    if (fi < 0) continue;
+    TSNode value = ts::named_child(p.node, 0);
+    if (ts_node_is_null(value)) continue;
+    std::unordered_set<std::string> visiting;
+    ReturnFlow f = flow(value, p.scope, 0, visiting);
+    Return r;
+    r.function = fi;
+    r.origins = f.origins;
+    r.written = f.written;
+    // Handing an input to a kernel does not make it the kernel's output: `return x` is still x.
+    r.returns_param = f.param && facts_.functions[fi].kind != FunctionKind::TritonJit;
+    // A kernel handle kept in a cache (the compiled kernel for this shape) is no stored output.
+    const Value returned = eval(value, p.scope);
+    const bool handle = returned.k == Value::K::Kernel || returned.k == Value::K::Extension || returned.k == Value::K::ExtFunction;
+    r.from_state = f.state && !f.written && !handle;
+    r.reachable = facts_.functions[fi].reachable && !p.guard.dead();
+    r.span = ts::span(p.node);
+    facts_.returns.push_back(std::move(r));
+  }
+}
+
+void Extractor::finish_handlers() {
+  for (size_t i = 0; i < facts_.handlers.size(); ++i) {
+    auto [tb, te, hb, he] = handler_ranges_[i];
+    for (size_t l = 0; l < facts_.launches.size(); ++l)
+      if (launch_start_[l] >= tb && launch_start_[l] < te) facts_.handlers[i].try_has_launch = true;
+    for (size_t c = 0; c < facts_.calls.size(); ++c)
+      if (call_start_[c] >= hb && call_start_[c] < he && facts_.calls[c].resolved.rfind("torch.", 0) == 0)
+        facts_.handlers[i].handler_has_torch_call = true;
+  }
+}
+
+void Extractor::finish_globals() {
+  for (auto& g : facts_.globals)
+    for (const auto& [name, fn] : global_mutations_)
+      if (name == g.name && fn >= 0 && facts_.functions[fn].reachable) g.mutated_in_forward = true;
+}
+
+void Extractor::finish_launch_arguments() {
+  for (size_t i = 0; i < facts_.calls.size(); ++i)
+    for (const auto& [begin, end] : launch_arg_ranges_)
+      if (call_start_[i] > begin && call_start_[i] < end) facts_.calls[i].launch_argument = true;
+}
+
+void Extractor::decide_format() {
+  bool model_new = module_class_named("ModelNew") >= 0;
+  for (const auto& c : facts_.classes)
+    if (c.name == "ModelNew") model_new = true;
+  bool triton = std::any_of(facts_.functions.begin(), facts_.functions.end(),
+                            [](const Function& f) { return f.kind == FunctionKind::TritonJit; });
+  bool has_model = scopes_[0].local_classes.count("Model") > 0;
+  bool has_inputs = scopes_[0].local_functions.count("get_inputs") > 0;
+  if (!facts_.extensions.empty()) facts_.format = SubmissionFormat::KernelBenchCuda;
+  else if (triton) facts_.format = SubmissionFormat::KernelBenchTriton;
+  else if (model_new) facts_.format = SubmissionFormat::KernelBenchPython;
+  else if (has_model && has_inputs) facts_.format = SubmissionFormat::Task;
+  else facts_.format = SubmissionFormat::PythonOther;
+}
+
+}  // namespace kgate::python::detail

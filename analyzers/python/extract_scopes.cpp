@@ -1,0 +1,418 @@
+// Extractor, pass 1 (scopes, functions, classes, bindings, imports) and the harness profile's choice and entries.
+#include "analyzers/python/extractor.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analyzers/python/kernel_languages.h"
+#include "analyzers/python/ts_node.h"
+
+namespace kgate::python::detail {
+
+void Extractor::add_function(TSNode def, TSNode name_node, int scope, int class_index, FunctionKind kind,
+                             const std::vector<TSNode>& decorators) {
+  Function fn;
+  fn.kind = kind;
+  fn.name = kind == FunctionKind::Lambda ? "<lambda>" : std::string(ts::text(name_node, src_));
+  std::string prefix;
+  if (class_index >= 0) {
+    prefix = classes_[class_index].name;
+    fn.class_name = prefix;
+  } else if (scopes_[scope].function >= 0) {
+    prefix = facts_.functions[scopes_[scope].function].qualname;
+  }
+  fn.qualname = prefix.empty() ? fn.name : prefix + "." + fn.name;
+  fn.parent = scopes_[scope].function;
+  fn.span = ts::span(ts_node_is_null(name_node) ? def : name_node);
+  int index = static_cast<int>(facts_.functions.size());
+  facts_.functions.push_back(fn);
+  function_nodes_.push_back(def);
+  decorator_nodes_.push_back(decorators);
+
+  Scope s;
+  s.function = index;
+  s.parent = scope;
+  s.class_index = class_index;
+  TSNode params = ts::field(def, "parameters");
+  uint32_t n = ts::named_count(params);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode p = ts::named_child(params, i);
+    TSNode id = p;
+    if (!ts::is(p, "identifier")) {
+      id = ts::field(p, "name");
+      if (ts_node_is_null(id)) id = ts::named_child(p, 0);
+    }
+    if (!ts::is(id, "identifier")) continue;
+    std::string pname(ts::text(id, src_));
+    if (i == 0 && class_index >= 0 && kind != FunctionKind::Lambda) {
+      bool is_static = false;
+      for (TSNode d : decorators)
+        if (ts::text(d, src_).find("staticmethod") != std::string_view::npos) is_static = true;
+      if (!is_static) s.self_name = pname;
+    }
+    s.params.insert(pname);
+    facts_.functions[index].params.push_back(pname);
+  }
+  int scope_index = static_cast<int>(scopes_.size());
+  scopes_.push_back(std::move(s));
+  function_scope_.push_back(scope_index);
+
+  if (class_index >= 0 && kind != FunctionKind::Lambda) {
+    classes_[class_index].methods[facts_.functions[index].name] = index;
+  } else if (kind != FunctionKind::Lambda) {
+    scopes_[scope].local_functions[facts_.functions[index].name] = index;
+  }
+  TSNode body = ts::field(def, "body");
+  collect(body, scope_index, -1);
+}
+
+void Extractor::bind_target(TSNode target, TSNode value, int scope, int class_index) {
+  std::string_view t = ts::type(target);
+  if (t == "identifier") {
+    std::string name(ts::text(target, src_));
+    // `global X; X = v` rebinds the module's X.
+    int into = scopes_[scope].globals_declared.count(name) ? 0 : scope;
+    scopes_[into].bindings[name].push_back(Binding{value, scope});
+  } else if (t == "attribute") {
+    TSNode obj = ts::field(target, "object");
+    const Scope& s = scopes_[scope];
+    if (ts::is(obj, "identifier") && !s.self_name.empty() && ts::text(obj, src_) == s.self_name && s.class_index >= 0) {
+      classes_[s.class_index].self_attrs[std::string(ts::text(ts::field(target, "attribute"), src_))].push_back(
+          Binding{value, scope});
+    }
+  } else if (t == "pattern_list" || t == "tuple_pattern" || t == "tuple" || t == "list_pattern" || t == "list") {
+    // `a_, b_ = f(a), f(b)` binds element by element when both sides have the same length;
+    // anything else (unpacking a call's result) is bound to nothing we follow.
+    uint32_t n = ts::named_count(target);
+    const bool paired = !ts_node_is_null(value) &&
+                        (ts::is(value, "expression_list") || ts::is(value, "tuple") || ts::is(value, "list")) &&
+                        ts::named_count(value) == n;
+    for (uint32_t i = 0; i < n; ++i)
+      bind_target(ts::named_child(target, i), paired ? ts::named_child(value, i) : TSNode{}, scope, class_index);
+  }
+}
+
+void Extractor::collect_import(TSNode node, int scope) {
+  Scope& s = scopes_[scope];
+  if (ts::is(node, "import_statement")) {
+    uint32_t n = ts::named_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode item = ts::named_child(node, i);
+      if (ts::is(item, "dotted_name")) {
+        std::string full(ts::text(item, src_));
+        std::string top = full.substr(0, full.find('.'));
+        s.imports[top] = top;
+      } else if (ts::is(item, "aliased_import")) {
+        s.imports[std::string(ts::text(ts::field(item, "alias"), src_))] =
+            std::string(ts::text(ts::field(item, "name"), src_));
+      }
+    }
+  } else {  // import_from_statement
+    std::string module(ts::text(ts::field(node, "module_name"), src_));
+    uint32_t n = ts::named_count(node);
+    TSNode module_node = ts::field(node, "module_name");
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode item = ts::named_child(node, i);
+      if (ts_node_eq(item, module_node)) continue;
+      if (ts::is(item, "dotted_name")) {
+        std::string name(ts::text(item, src_));
+        s.imports[name] = module + "." + name;
+      } else if (ts::is(item, "aliased_import")) {
+        s.imports[std::string(ts::text(ts::field(item, "alias"), src_))] =
+            module + "." + std::string(ts::text(ts::field(item, "name"), src_));
+      }
+    }
+  }
+}
+
+void Extractor::collect(TSNode node, int scope, int class_index) {
+  if (ts_node_is_null(node)) return;
+  std::string_view t = ts::type(node);
+  if (t == "decorated_definition") {
+    std::vector<TSNode> decorators;
+    uint32_t n = ts::named_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode c = ts::named_child(node, i);
+      if (ts::is(c, "decorator")) decorators.push_back(ts::named_child(c, 0));
+    }
+    TSNode def = ts::field(node, "definition");
+    if (ts::is(def, "function_definition")) {
+      add_function(def, ts::field(def, "name"), scope, class_index, FunctionKind::Python, decorators);
+    } else {
+      collect(def, scope, class_index);
+    }
+    return;
+  }
+  if (t == "function_definition") {
+    add_function(node, ts::field(node, "name"), scope, class_index, FunctionKind::Python, {});
+    return;
+  }
+  if (t == "lambda") {
+    add_function(node, TSNode{}, scope, -1, FunctionKind::Lambda, {});
+    return;
+  }
+  if (t == "class_definition") {
+    ClassInfo info;
+    info.name = std::string(ts::text(ts::field(node, "name"), src_));
+    info.node = node;
+    info.scope = scope;
+    TSNode supers = ts::field(node, "superclasses");
+    uint32_t n = ts::named_count(supers);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode b = ts::named_child(supers, i);
+      if (!ts::is(b, "keyword_argument")) info.base_nodes.push_back(b);
+    }
+    int index = static_cast<int>(classes_.size());
+    classes_.push_back(std::move(info));
+    scopes_[scope].local_classes[classes_[index].name] = index;
+    collect(ts::field(node, "body"), scope, index);
+    return;
+  }
+  if (t == "import_statement" || t == "import_from_statement") {
+    collect_import(node, scope);
+    return;
+  }
+  if (t == "global_statement" || t == "nonlocal_statement") {
+    uint32_t n = ts::named_count(node);
+    for (uint32_t i = 0; i < n; ++i)
+      scopes_[scope].globals_declared.insert(std::string(ts::text(ts::named_child(node, i), src_)));
+    return;
+  }
+  if (t == "assignment") {
+    TSNode left = ts::field(node, "left");
+    if (ts::is(left, "subscript") && ts::is(ts::field(left, "value"), "identifier"))
+      mutated_names_.insert(std::string(ts::text(ts::field(left, "value"), src_)));
+    TSNode right = ts::field(node, "right");
+    // cache[key] = build(...): what a container holds, by the container's text (self._kernels, _K).
+    if (ts::is(left, "subscript") && !ts::is(right, "assignment"))
+      element_bindings_[std::string(ts::text(ts::field(left, "value"), src_))].push_back(Binding{right, scope});
+    // a = b = value: the right side is another assignment.
+    TSNode value = right;
+    while (ts::is(value, "assignment")) value = ts::field(value, "right");
+    if (class_index < 0 || scopes_[scope].function >= 0) bind_target(left, value, scope, class_index);
+    if (ts::is(right, "assignment")) {
+      TSNode inner_left = ts::field(right, "left");
+      bind_target(inner_left, value, scope, class_index);
+    }
+  } else if (t == "call") {
+    // parts.append(...): a container filled at run time is not the literal it started as.
+    TSNode fn = ts::field(node, "function");
+    if (ts::is(fn, "attribute") && ts::is(ts::field(fn, "object"), "identifier") &&
+        container_write_methods().count(std::string(ts::text(ts::field(fn, "attribute"), src_))))
+      mutated_names_.insert(std::string(ts::text(ts::field(fn, "object"), src_)));
+  } else if (t == "augmented_assignment") {
+    // `x += y`: x is no longer the constant it was bound to (a flag, a source string).
+    bind_target(ts::field(node, "left"), TSNode{}, scope, class_index);
+  } else if (t == "named_expression") {
+    bind_target(ts::field(node, "name"), ts::field(node, "value"), scope, class_index);
+  } else if (t == "for_statement" || t == "for_in_clause") {
+    bind_target(ts::field(node, "left"), TSNode{}, scope, class_index);
+  } else if (t == "as_pattern_target") {
+    bind_target(ts::named_child(node, 0), TSNode{}, scope, class_index);
+  } else if (t == "return_statement" && scopes_[scope].function >= 0 && ts::named_count(node) > 0) {
+    return_exprs_[scopes_[scope].function].push_back(Binding{ts::named_child(node, 0), scope});
+  }
+  for (TSNode child : ts::named_children(node)) collect(child, scope, class_index);
+}
+
+void Extractor::classify_functions() {
+  for (size_t i = 0; i < facts_.functions.size(); ++i) {
+    int scope = scopes_[function_scope_[i]].parent;
+    for (TSNode d : decorator_nodes_[i]) {
+      TSNode target = ts::is(d, "call") ? ts::field(d, "function") : d;
+      Value v = eval(target, scope, 1);
+      std::string path = value_path(v, target);
+      facts_.functions[i].decorators.push_back(path);
+      if (path == "triton.jit" || path == "triton.autotune" || path == "triton.heuristics" ||
+          path == "triton.runtime.jit" || path == "triton.runtime.autotune")
+        facts_.functions[i].kind = FunctionKind::TritonJit;
+      else if (!dsl_kernel_decorator(path).empty() && facts_.functions[i].kind == FunctionKind::Python)
+        facts_.functions[i].kind = FunctionKind::DslKernel;
+    }
+  }
+  // kernel = triton.jit(fn)
+  for (auto& [name, bindings] : scopes_[0].bindings) {
+    for (const Binding& b : bindings) {
+      if (!ts::is(b.expr, "call")) continue;
+      Value callee = eval(ts::field(b.expr, "function"), 0, 1);
+      if (callee.k == Value::K::Path && callee.path == "triton.jit") {
+        Value target = eval(positional_arg(ts::field(b.expr, "arguments"), 0), 0, 1);
+        if (target.k == Value::K::Function) facts_.functions[target.index].kind = FunctionKind::TritonJit;
+      }
+    }
+  }
+}
+
+// A subclass of torch.nn.Module, directly or through local classes.
+bool Extractor::is_nn_module(int ci, int depth) {
+  if (ci < 0 || depth > 8) return false;
+  for (TSNode b : classes_[ci].base_nodes) {
+    Value v = eval(b, classes_[ci].scope, 1);
+    if (v.k == Value::K::Class && is_nn_module(v.index, depth + 1)) return true;
+    const std::string path = value_path(v, b);
+    if (path == "torch.nn.Module" || path == "torch.nn.modules.module.Module") return true;
+  }
+  return false;
+}
+
+// The class a module-level name is bound to: `class X`, or `X = Impl` for a local class.
+// Only names and attributes are evaluated here: evaluating a call (load_inline) registers what it
+// builds, and this runs over the module's bindings in hash order, before the walk.
+int Extractor::module_class_named(const std::string& name) {
+  if (auto it = scopes_[0].local_classes.find(name); it != scopes_[0].local_classes.end()) return it->second;
+  if (auto b = scopes_[0].bindings.find(name); b != scopes_[0].bindings.end() && !b->second.empty()) {
+    TSNode expr = b->second.back().expr;
+    if (ts_node_is_null(expr) || !(ts::is(expr, "identifier") || ts::is(expr, "attribute"))) return -1;
+    Value v = eval(expr, 0, 1);
+    if (v.k == Value::K::Class) return v.index;
+  }
+  return -1;
+}
+
+// The function a module-level name calls: `def name`, `name = other_function`, or a wrapper of a
+// local function (`custom_kernel = torch.compile(_custom_kernel)`, functools.partial(f, ...)).
+int Extractor::module_function_named(const std::string& name) {
+  if (auto it = scopes_[0].local_functions.find(name); it != scopes_[0].local_functions.end()) return it->second;
+  auto b = scopes_[0].bindings.find(name);
+  if (b == scopes_[0].bindings.end() || b->second.empty() || ts_node_is_null(b->second.back().expr)) return -1;
+  TSNode expr = b->second.back().expr;
+  if (ts::is(expr, "identifier") || ts::is(expr, "attribute")) {
+    Value v = eval(expr, 0, 1);
+    if (v.k == Value::K::Function) return v.index;
+  } else if (ts::is(expr, "call")) {  // the wrapped function only: the call itself is not evaluated
+    TSNode first = positional_arg(ts::field(expr, "arguments"), 0);
+    if (!ts_node_is_null(first) && (ts::is(first, "identifier") || ts::is(first, "attribute"))) {
+      Value wrapped = eval(first, 0, 1);
+      if (wrapped.k == Value::K::Function) return wrapped.index;
+    }
+  }
+  return -1;
+}
+
+// Kernels the module defines or compiles itself: Triton jit functions, or a module-level binding
+// of a kernel compiler's result (load_inline / load; the kernel languages of issue 19 add theirs).
+bool Extractor::defines_own_kernels() {
+  for (const Function& f : facts_.functions)
+    if (f.kind == FunctionKind::TritonJit || f.kind == FunctionKind::DslKernel || is_kernel_factory(&f - facts_.functions.data()))
+      return true;
+  for (const auto& [name, bindings] : scopes_[0].bindings)
+    for (const Binding& b : bindings) {
+      if (ts_node_is_null(b.expr) || !ts::is(b.expr, "call")) continue;
+      const Value callee = eval(ts::field(b.expr, "function"), 0, 1);
+      if (callee.k == Value::K::Path && (callee.path == "torch.utils.cpp_extension.load_inline" ||
+                                         callee.path == "torch.utils.cpp_extension.load" || kernel_compiler(callee.path)))
+        return true;
+    }
+  return src_.find("load_inline(") != std::string_view::npos;
+}
+
+// The harness profile (rules/harnesses), from what the module offers at its top level.
+void Extractor::choose_harness() {
+  ModuleOutline outline;
+  outline.python = true;
+  outline.file_name = std::filesystem::path(file_.path).filename().string();
+  for (const auto& [name, ci] : scopes_[0].local_classes) {
+    outline.classes.push_back(name);
+    if (is_nn_module(ci)) outline.module_class = true;
+  }
+  for (const auto& [name, bindings] : scopes_[0].bindings)
+    if (!scopes_[0].local_classes.count(name) && module_class_named(name) >= 0) outline.classes.push_back(name);
+  for (const auto& [name, fi] : scopes_[0].local_functions)
+    if (facts_.functions[fi].kind == FunctionKind::Python) outline.functions.push_back(name);
+  for (const auto& [name, bindings] : scopes_[0].bindings)
+    if (!scopes_[0].local_functions.count(name) && !scopes_[0].local_classes.count(name) && module_function_named(name) >= 0)
+      outline.functions.push_back(name);
+  std::sort(outline.classes.begin(), outline.classes.end());
+  std::sort(outline.functions.begin(), outline.functions.end());
+  outline.own_kernels = defines_own_kernels();
+  profile_ = harness_.select(outline);
+  // A file no profile recognises but that a harness names as its own (GPU MODE's reference.py and
+  // task.py): the harness's file, not a candidate.
+  bool reference = profile_ && profile_->names_reference(outline.file_name);
+  if (!profile_) {
+    profile_ = harness_.naming_reference(outline.file_name);
+    reference = profile_ != nullptr;
+  }
+  if (!profile_) return;
+  facts_.harness = profile_->name;
+  facts_.harness_without_entry = std::string(to_string(profile_->without_entry));
+  facts_.harness_reference = reference;
+}
+
+// The entry points the profile names: methods of its model class, and its entry functions (plus
+// any a task or .kgate.yaml adds). Reachability starts from these.
+void Extractor::find_entries() {
+  if (!profile_) return;
+  for (const auto& name : profile_->entry_classes) {
+    model_class_ = module_class_named(name);
+    if (model_class_ >= 0) break;
+  }
+  if (model_class_ >= 0) {
+    for (const auto& name : profile_->entry_methods) {
+      Value m = class_member(model_class_, name, 0, ReceiverKind::Self);
+      if (m.k != Value::K::Function) continue;
+      if (facts_.entry < 0 && name == "forward") facts_.entry = m.index;
+      facts_.entries.push_back(m.index);
+    }
+  }
+  std::vector<std::string> functions = profile_->entry_functions;
+  functions.insert(functions.end(), harness_.extra_entry_functions.begin(), harness_.extra_entry_functions.end());
+  for (const auto& name : functions) {
+    const int fi = module_function_named(name);
+    if (fi < 0) continue;
+    if (std::find(facts_.entries.begin(), facts_.entries.end(), fi) == facts_.entries.end()) facts_.entries.push_back(fi);
+  }
+  if (facts_.entry < 0 && !facts_.entries.empty()) facts_.entry = facts_.entries.front();
+  // Output parameters of the entry functions: outputs, not inputs (receiver kind Output).
+  if (!profile_->outputs.empty())
+    for (const auto& name : functions) {
+      const int fi = module_function_named(name);
+      if (fi < 0) continue;
+      for (const auto& param : facts_.functions[fi].params)
+        if (profile_->output_parameter(param)) output_params_.emplace_back(fi, param);
+    }
+  // What the profile enters through, for messages: "ModelNew.forward", "custom_kernel".
+  std::string entry;
+  for (const auto& c : profile_->entry_classes)
+    for (const auto& m : profile_->entry_methods) {
+      if (m != "forward") continue;
+      entry += (entry.empty() ? "" : " or ") + c + "." + m;
+    }
+  for (const auto& f : functions) entry += (entry.empty() ? "" : " or ") + f;
+  facts_.harness_entry = entry;
+}
+
+// A parameter of the function whose scope this is, named an output by the harness profile.
+bool Extractor::is_output_param(const std::string& name, int scope) const {
+  const int fn = scopes_[scope].function;
+  return std::any_of(output_params_.begin(), output_params_.end(),
+                     [&](const auto& o) { return o.first == fn && o.second == name && scopes_[scope].params.count(name); });
+}
+
+// One output fact per output parameter: whether the entry writes it (see OutputParam).
+void Extractor::finish_outputs() {
+  for (const auto& [fn, name] : output_params_) {
+    OutputParam o;
+    o.name = name;
+    o.function = fn;
+    o.written = scopes_[function_scope_[fn]].written_names.count(name) > 0;
+    o.reachable = facts_.functions[fn].reachable;
+    o.span = facts_.functions[fn].span;
+    facts_.outputs.push_back(std::move(o));
+  }
+}
+
+// Imports the profile provides (GPU MODE's task) or keeps for the harness (reference, eval).
+void Extractor::mark_harness_imports() {
+  if (!profile_) return;
+  for (Import& im : facts_.imports) {
+    std::string_view root = im.module;
+    root = root.substr(0, root.find('.'));
+    im.harness_allowed = profile_->allows_import(im.module) || profile_->allows_import(root);
+    im.harness_forbidden = !im.harness_allowed && (profile_->forbids_import(im.module) || profile_->forbids_import(root));
+  }
+}
+
+}  // namespace kgate::python::detail

@@ -1,0 +1,565 @@
+// Extractor, name resolution: what a name or expression evaluates to, constants, local classes and kernel values.
+#include "analyzers/python/extractor.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/python/kernel_languages.h"
+#include "analyzers/python/ts_node.h"
+
+namespace kgate::python::detail {
+
+Found Extractor::find_name(const std::string& name, int scope) const {
+  int s = scope;
+  while (s >= 0) {
+    const Scope& sc = scopes_[s];
+    if (sc.globals_declared.count(name) && s != 0) {
+      s = 0;
+      continue;
+    }
+    if (!sc.self_name.empty() && name == sc.self_name) return {Found::K::Self, s};
+    if (sc.params.count(name)) return {Found::K::Param, s, -1, name};
+    if (auto it = sc.local_functions.find(name); it != sc.local_functions.end())
+      return {Found::K::Function, s, it->second};
+    if (auto it = sc.local_classes.find(name); it != sc.local_classes.end())
+      return {Found::K::Class, s, it->second};
+    if (auto it = sc.imports.find(name); it != sc.imports.end()) return {Found::K::Import, s, -1, it->second};
+    if (auto it = sc.bindings.find(name); it != sc.bindings.end())
+      return {Found::K::Binding, s, -1, {}, &it->second};
+    s = sc.parent;
+  }
+  if (builtin_names().count(name)) return {Found::K::Builtin, 0, -1, "builtins." + name};
+  return {};
+}
+
+// For constant folding: an identifier bound exactly once (module constants, source strings).
+std::optional<TSNode> Extractor::lookup_constant(TSNode id) const {
+  std::string name(ts::text(id, src_));
+  if (mutated_names_.count(name)) return std::nullopt;
+  int scope = current_scope_;
+  Found f = find_name(name, scope);
+  // Only a name bound exactly once is a constant: a second binding (a reassignment, `+=`, a global
+  // rebound in a function) may run before the use, and folding must never guess.
+  if (f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->front().expr))
+    return f.bindings->front().expr;
+  return std::nullopt;
+}
+
+Value Extractor::eval_binding(const std::vector<Binding>& bindings, int depth) {
+  if (bindings.empty() || ts_node_is_null(bindings.back().expr)) return Value{Value::K::Tensor};
+  const Binding& b = bindings.back();
+  int saved = current_scope_;
+  current_scope_ = b.scope;
+  Value v = eval(b.expr, b.scope, depth + 1);
+  current_scope_ = saved;
+  if (v.k == Value::K::Unknown) v.k = Value::K::Tensor;
+  return v;
+}
+
+Value Extractor::attribute_of(const Value& obj, const std::string& attr, int depth) {
+  Value v;
+  switch (obj.k) {
+    case Value::K::Path:
+      v.k = Value::K::Path;
+      v.path = obj.path + "." + attr;
+      v.dynamic = obj.dynamic;
+      v.receiver = ReceiverKind::Module;
+      return v;
+    case Value::K::Instance:
+      if (obj.index >= 0) return class_member(obj.index, attr, depth, ReceiverKind::Value);
+      // The parameters and buffers of a torch.nn module (self.fc.weight) are tensors: handing them to
+      // a kernel is what a fused submission does with the reference's layers.
+      if (obj.path.rfind("torch.nn.", 0) == 0 &&
+          (attr.rfind("weight", 0) == 0 || attr.rfind("bias", 0) == 0 || attr.rfind("running_", 0) == 0 ||
+           attr.rfind("in_proj_", 0) == 0 || attr == "num_batches_tracked")) {
+        v.k = Value::K::Tensor;
+        v.path = obj.path + "." + attr;
+        v.receiver = ReceiverKind::Value;
+        return v;
+      }
+      v.k = Value::K::Path;
+      v.path = (class_like(obj.path) ? obj.path : std::string("torch.Tensor")) + "." + attr;
+      v.receiver = class_like(obj.path) ? ReceiverKind::Value : ReceiverKind::Value;
+      return v;
+    case Value::K::Class: {
+      if (attr == "apply" && is_autograd_function(obj.index)) {
+        auto it = classes_[obj.index].methods.find("forward");
+        if (it != classes_[obj.index].methods.end()) {
+          v.k = Value::K::Function;
+          v.index = it->second;
+          v.receiver = ReceiverKind::Value;
+          return v;
+        }
+      }
+      return class_member(obj.index, attr, depth, ReceiverKind::Value);
+    }
+    case Value::K::Self: {
+      // Python looks methods up on the runtime class: when ModelNew derives from the class this
+      // method was written in, ModelNew's overrides win.
+      int ci = obj.index;
+      if (ci >= 0 && model_class_ >= 0 && ci != model_class_ && derives_from(model_class_, ci)) ci = model_class_;
+      if (attr == "__class__") {
+        Value c;
+        c.k = Value::K::Class;
+        c.index = ci;
+        return c;
+      }
+      if (ci >= 0) {
+        auto it = classes_[ci].self_attrs.find(attr);
+        // Methods first (as Python looks up the type for functions it binds).
+        Value m = class_member(ci, attr, depth, ReceiverKind::Self);
+        if (m.k == Value::K::Function) return m;
+        if (it != classes_[ci].self_attrs.end()) {
+          Value bound = eval_binding(it->second, depth);
+          bound.receiver = ReceiverKind::Self;
+          if (bound.k == Value::K::Tensor) {
+            bound.path = "self." + attr;
+          }
+          return bound;
+        }
+      }
+      v.k = Value::K::Tensor;
+      v.path = "self." + attr;
+      v.receiver = ReceiverKind::Self;
+      return v;
+    }
+    case Value::K::Extension:
+      v.k = Value::K::ExtFunction;
+      v.index = obj.index;
+      v.path = attr;
+      v.receiver = ReceiverKind::Module;
+      return v;
+    case Value::K::Kernel:
+      // A handle's methods (get_function, launch, __call__) stay with the kernel.
+      v.k = Value::K::Kernel;
+      v.index = obj.index;
+      v.path = obj.path + "." + attr;
+      v.receiver = ReceiverKind::Value;
+      return v;
+    case Value::K::Function:
+      v.k = Value::K::Path;
+      v.path = facts_.functions[obj.index].qualname + "." + attr;
+      v.receiver = ReceiverKind::Value;
+      return v;
+    case Value::K::Str:
+    case Value::K::List:
+    case Value::K::Dict:
+      v.k = Value::K::Path;
+      v.path = std::string(obj.k == Value::K::Str ? "builtins.str." : obj.k == Value::K::List ? "builtins.list." : "builtins.dict.") + attr;
+      v.receiver = ReceiverKind::Literal;
+      return v;
+    case Value::K::Param:
+    case Value::K::Tensor:
+    case Value::K::Unknown:
+    case Value::K::ExtFunction:
+      v.k = Value::K::Path;
+      v.path = "torch.Tensor." + attr;
+      v.receiver = obj.k == Value::K::Param ? ReceiverKind::Param
+                   : (obj.receiver == ReceiverKind::Self ? ReceiverKind::Self : ReceiverKind::Value);
+      return v;
+  }
+  return v;
+}
+
+bool Extractor::derives_from(int derived, int base) {
+  std::unordered_set<int> seen;
+  std::vector<int> stack = {derived};
+  while (!stack.empty()) {
+    int c = stack.back();
+    stack.pop_back();
+    if (c == base) return true;
+    if (c < 0 || !seen.insert(c).second) continue;
+    for (TSNode b : classes_[c].base_nodes) {
+      Value bv = eval(b, classes_[c].scope, 1);
+      if (bv.k == Value::K::Class) stack.push_back(bv.index);
+    }
+  }
+  return false;
+}
+
+bool Extractor::is_autograd_function(int ci) {
+  for (const auto& base : class_bases(ci))
+    if (base.find("autograd.Function") != std::string::npos) return true;
+  return false;
+}
+
+std::vector<std::string> Extractor::class_bases(int ci) {
+  std::vector<std::string> out;
+  for (TSNode b : classes_[ci].base_nodes) {
+    Value v = eval(b, classes_[ci].scope, 1);
+    out.push_back(value_path(v, b));
+  }
+  return out;
+}
+
+// A method or attribute of a local class, following local base classes.
+Value Extractor::class_member(int ci, const std::string& attr, int depth, ReceiverKind receiver) {
+  std::unordered_set<int> seen;
+  int c = ci;
+  while (c >= 0 && !seen.count(c) && depth < kMaxEvalDepth) {
+    seen.insert(c);
+    auto it = classes_[c].methods.find(attr);
+    if (it != classes_[c].methods.end()) {
+      Value v;
+      v.k = Value::K::Function;
+      v.index = it->second;
+      v.receiver = receiver;
+      return v;
+    }
+    int next = -1;
+    for (TSNode b : classes_[c].base_nodes) {
+      Value bv = eval(b, classes_[c].scope, depth + 1);
+      if (bv.k == Value::K::Class) {
+        next = bv.index;
+        break;
+      }
+    }
+    c = next;
+  }
+  Value v;
+  v.k = Value::K::Path;
+  v.path = classes_[ci].name + "." + attr;
+  v.receiver = receiver;
+  return v;
+}
+
+std::string Extractor::value_path(const Value& v, TSNode node) const {
+  switch (v.k) {
+    case Value::K::Path:
+    case Value::K::Instance:
+      return v.index >= 0 && v.k == Value::K::Instance ? classes_[v.index].name : v.path;
+    case Value::K::Function: return facts_.functions[v.index].qualname;
+    case Value::K::Class: return classes_[v.index].name;
+    case Value::K::Extension: return "extension." + facts_.extensions[v.index].name;
+    case Value::K::Kernel: return v.path;
+    case Value::K::ExtFunction: return "extension." + facts_.extensions[v.index].name + "." + v.path;
+    case Value::K::Self: return "self";
+    case Value::K::Param: return v.path;
+    case Value::K::Tensor:
+      if (!v.path.empty()) return v.path;
+      [[fallthrough]];
+    default: return std::string(ts::text(node, src_));
+  }
+}
+
+std::optional<FoldedString> Extractor::fold_in(TSNode expr, int scope) {
+  int saved = current_scope_;
+  current_scope_ = scope;
+  auto r = folder_.fold_string(expr);
+  current_scope_ = saved;
+  return r;
+}
+
+TSNode Extractor::positional_arg(TSNode args, uint32_t index) const {
+  uint32_t n = ts::named_count(args), seen = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode a = ts::named_child(args, i);
+    if (ts::is(a, "keyword_argument") || ts::is(a, "comment")) continue;
+    if (seen++ == index) return a;
+  }
+  return TSNode{};
+}
+
+TSNode Extractor::keyword_arg(TSNode args, std::string_view name) const {
+  uint32_t n = ts::named_count(args);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode a = ts::named_child(args, i);
+    if (ts::is(a, "keyword_argument") && ts::text(ts::field(a, "name"), src_) == name) return ts::field(a, "value");
+  }
+  return TSNode{};
+}
+
+Value Extractor::eval(TSNode node, int scope, int depth) {
+  Value v;
+  if (ts_node_is_null(node) || depth > kMaxEvalDepth) return v;
+  std::string_view t = ts::type(node);
+  if (t == "identifier") {
+    std::string name(ts::text(node, src_));
+    Found f = find_name(name, scope);
+    switch (f.k) {
+      case Found::K::Self:
+        v.k = Value::K::Self;
+        v.index = scopes_[f.scope].class_index;
+        return v;
+      case Found::K::Param:
+        v.k = Value::K::Param;
+        v.path = name;
+        return v;
+      case Found::K::Function:
+        v.k = Value::K::Function;
+        v.index = f.index;
+        return v;
+      case Found::K::Class:
+        v.k = Value::K::Class;
+        v.index = f.index;
+        return v;
+      case Found::K::Import:
+      case Found::K::Builtin:
+        v.k = Value::K::Path;
+        v.path = f.path;
+        v.receiver = ReceiverKind::Module;
+        return v;
+      case Found::K::Binding: {
+        Value b = eval_binding(*f.bindings, depth);
+        if (b.k == Value::K::Tensor && b.path.empty()) b.path = name;
+        return b;
+      }
+      default:
+        v.k = Value::K::Unknown;
+        v.path = name;
+        return v;
+    }
+  }
+  if (t == "attribute") {
+    Value obj = eval(ts::field(node, "object"), scope, depth + 1);
+    return attribute_of(obj, std::string(ts::text(ts::field(node, "attribute"), src_)), depth + 1);
+  }
+  if (t == "parenthesized_expression") return eval(ts::named_child(node, 0), scope, depth + 1);
+  if (t == "string" || t == "concatenated_string") {
+    v.k = Value::K::Str;
+    return v;
+  }
+  if (t == "list" || t == "tuple" || t == "list_comprehension" || t == "set") {
+    v.k = Value::K::List;
+    return v;
+  }
+  if (t == "dictionary" || t == "dictionary_comprehension") {
+    v.k = Value::K::Dict;
+    return v;
+  }
+  if (t == "lambda") {
+    for (size_t i = 0; i < function_nodes_.size(); ++i)
+      if (ts_node_eq(function_nodes_[i], node)) {
+        v.k = Value::K::Function;
+        v.index = static_cast<int>(i);
+        return v;
+      }
+    return v;
+  }
+  if (t == "subscript") {
+    TSNode obj = ts::field(node, "value");
+    Value base = eval(obj, scope, depth + 1);
+    if (base.k == Value::K::Path) {
+      TSNode key = ts::field(node, "subscript");
+      constexpr std::string_view kDict = ".__dict__";
+      if (base.path.size() > kDict.size() && base.path.compare(base.path.size() - kDict.size(), kDict.size(), kDict) == 0) {
+        if (auto k = fold_in(key, scope)) {
+          v.k = Value::K::Path;
+          v.path = base.path.substr(0, base.path.size() - kDict.size()) + "." + k->text;
+          v.dynamic = true;
+          v.receiver = ReceiverKind::Module;
+          return v;
+        }
+        v.k = Value::K::Unknown;
+        v.unresolved = true;
+        v.path = base.path.substr(0, base.path.size() - kDict.size()) + ".?";
+        return v;
+      }
+      v.k = Value::K::Path;
+      v.path = base.path + "[]";
+      v.receiver = ReceiverKind::Module;
+      return v;
+    }
+    // An element of a container of kernels (a dict of compiled kernels per shape, Triton kernels
+    // per dtype) is a kernel.
+    if (Value element = kernel_element(obj, scope, depth + 1); element.k != Value::K::Unknown) return element;
+    v.k = Value::K::Tensor;
+    v.receiver = base.k == Value::K::Self ? ReceiverKind::Self : base.receiver;
+    return v;
+  }
+  if (t == "call") return eval_call(node, scope, depth);
+  return v;
+}
+
+Value Extractor::eval_call(TSNode node, int scope, int depth) {
+  Value v;
+  TSNode fn = ts::field(node, "function");
+  TSNode args = ts::field(node, "arguments");
+  Value callee = eval(fn, scope, depth + 1);
+  if (callee.k == Value::K::Path) {
+    const std::string& p = callee.path;
+    if (p == "builtins.getattr") {
+      Value obj = eval(positional_arg(args, 0), scope, depth + 1);
+      auto name = fold_in(positional_arg(args, 1), scope);
+      if (name) {
+        Value r = attribute_of(obj, name->text, depth + 1);
+        r.dynamic = r.dynamic || !name->plain;
+        return r;
+      }
+      v.k = Value::K::Unknown;
+      v.unresolved = true;
+      v.path = value_path(obj, positional_arg(args, 0)) + ".?";
+      return v;
+    }
+    if (p == "importlib.import_module" || p == "builtins.__import__") {
+      auto name = fold_in(positional_arg(args, 0), scope);
+      if (name) {
+        v.k = Value::K::Path;
+        v.path = name->text;
+        v.dynamic = !name->plain;
+        v.receiver = ReceiverKind::Module;
+        return v;
+      }
+      v.k = Value::K::Unknown;
+      v.unresolved = true;
+      v.path = "?";
+      return v;
+    }
+    if (p == "builtins.vars") {
+      Value obj = eval(positional_arg(args, 0), scope, depth + 1);
+      if (obj.k == Value::K::Path) {
+        v.k = Value::K::Path;
+        v.path = obj.path + ".__dict__";
+        return v;
+      }
+      return v;
+    }
+    if (p == "functools.partial" || p == "triton.jit" || p == "torch.jit.ignore" || p == "functools.wraps") {
+      TSNode target = positional_arg(args, 0);
+      if (!ts_node_is_null(target)) return eval(target, scope, depth + 1);
+    }
+    if (p == "torch.utils.cpp_extension.load_inline" || p == "torch.utils.cpp_extension.load") {
+      v.k = Value::K::Extension;
+      v.index = extension_for(node, scope);
+      return v;
+    }
+    if (kernel_compiler(p)) {  // cute.compile(fn, ...), cupy.RawKernel(src, name), numba.cuda.jit(fn)
+      Value target = eval(positional_arg(args, 0), scope, depth + 1);
+      v.k = Value::K::Kernel;
+      v.index = target.k == Value::K::Function ? target.index : -1;
+      v.path = p;
+      return v;
+    }
+    if (p == "builtins.type" && ts::named_count(args) == 1) {
+      Value obj = eval(positional_arg(args, 0), scope, depth + 1);
+      if (obj.k == Value::K::Self) return attribute_of(obj, "__class__", depth + 1);
+    }
+    constexpr std::string_view kDictGet = ".__dict__.get";
+    if (p.size() > kDictGet.size() && p.compare(p.size() - kDictGet.size(), kDictGet.size(), kDictGet) == 0) {
+      if (auto k = fold_in(positional_arg(args, 0), scope)) {
+        v.k = Value::K::Path;
+        v.path = p.substr(0, p.size() - kDictGet.size()) + "." + k->text;
+        v.dynamic = true;
+        v.receiver = ReceiverKind::Module;
+        return v;
+      }
+    }
+    if (p == "builtins.super") {
+      v.k = Value::K::Path;
+      v.path = "super";
+      return v;
+    }
+    v.k = Value::K::Instance;
+    v.path = p;
+    return v;
+  }
+  if (callee.k == Value::K::Class) {
+    v.k = Value::K::Instance;
+    v.index = callee.index;
+    v.path = classes_[callee.index].name;
+    return v;
+  }
+  if (callee.k == Value::K::Function && facts_.functions[callee.index].name == "__getitem__") return v;
+  // A kernel factory (tilelang.jit) returns a compiled kernel; calling a CuTe kernel returns its
+  // launchable (kernel(...).launch(...)); RawModule.get_function returns one of its kernels.
+  if (callee.k == Value::K::Function && (facts_.functions[callee.index].kind == FunctionKind::DslKernel ||
+                                         is_kernel_factory(callee.index))) {
+    v.k = Value::K::Kernel;
+    v.index = callee.index;
+    v.path = facts_.functions[callee.index].qualname;
+    return v;
+  }
+  if (callee.k == Value::K::Kernel && kernel_getter_method(last_component(callee.path))) return callee;
+  if (callee.k == Value::K::Function)
+    if (Value k = returned_kernel(callee.index, depth + 1); k.k == Value::K::Kernel) return k;
+  v.k = Value::K::Tensor;
+  return v;
+}
+
+// A kernel-valued element of `container`: from `container[k] = v` stores (by the container's text),
+// or from the literal or comprehension the name is bound to. Unknown when no element is a kernel.
+Value Extractor::kernel_element(TSNode container, int scope, int depth) {
+  Value none;
+  if (depth > kMaxEvalDepth) return none;
+  // Memoised per container text and scope (an element's kernel does not depend on the key), and
+  // marked while computed so that a container holding itself ends.
+  std::string memo_key = std::to_string(scope) + ":" + std::string(ts::text(container, src_));
+  if (auto memo = kernel_elements_.find(memo_key); memo != kernel_elements_.end()) return memo->second;
+  kernel_elements_.emplace(memo_key, none);
+  Value found = find_kernel_element(container, scope, depth);
+  kernel_elements_[memo_key] = found;
+  return found;
+}
+
+Value Extractor::find_kernel_element(TSNode container, int scope, int depth) {
+  Value none;
+  std::vector<Binding> candidates;
+  if (auto it = element_bindings_.find(std::string(ts::text(container, src_))); it != element_bindings_.end())
+    candidates = it->second;
+  if (ts::is(container, "identifier")) {
+    Found f = find_name(std::string(ts::text(container, src_)), scope);
+    if (f.k == Found::K::Binding)
+      for (const Binding& b : *f.bindings) {
+        if (ts_node_is_null(b.expr)) continue;
+        std::string_view kind = ts::type(b.expr);
+        if (kind == "dictionary") {
+          for (TSNode pair : ts::named_children(b.expr))
+            if (ts::is(pair, "pair")) candidates.push_back(Binding{ts::field(pair, "value"), b.scope});
+        } else if (kind == "dictionary_comprehension") {
+          TSNode body = ts::field(b.expr, "body");
+          if (ts::is(body, "pair")) candidates.push_back(Binding{ts::field(body, "value"), b.scope});
+        } else if (kind == "list" || kind == "tuple") {
+          for (TSNode e : ts::named_children(b.expr)) candidates.push_back(Binding{e, b.scope});
+        } else if (kind == "list_comprehension") {
+          candidates.push_back(Binding{ts::field(b.expr, "body"), b.scope});
+        }
+      }
+  }
+  for (const Binding& c : candidates) {
+    Value e = eval(c.expr, c.scope, depth + 1);
+    if (e.k == Value::K::Kernel) return e;
+    if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::TritonJit ||
+                                      facts_.functions[e.index].kind == FunctionKind::DslKernel))
+      return e;
+  }
+  return none;
+}
+
+// What a local function returns, when it is a kernel: a builder that returns tilelang.compile(...),
+// a factory that returns its nested helion or CuTe kernel, a getter of a kernel cache.
+Value Extractor::returned_kernel(int fi, int depth) {
+  Value none;
+  auto it = return_exprs_.find(fi);
+  if (it == return_exprs_.end() || depth > kMaxEvalDepth) return none;
+  if (auto memo = returned_kernels_.find(fi); memo != returned_kernels_.end()) return memo->second;
+  returned_kernels_.emplace(fi, none);  // a function that returns its own call ends here
+  Value found = find_returned_kernel(it->second, depth);
+  returned_kernels_[fi] = found;
+  return found;
+}
+
+Value Extractor::find_returned_kernel(const std::vector<Binding>& returns, int depth) {
+  Value none;
+  for (const Binding& r : returns) {
+    Value e = eval(r.expr, r.scope, depth + 1);
+    if (e.k == Value::K::Kernel) return e;
+    if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::DslKernel ||
+                                      facts_.functions[e.index].kind == FunctionKind::TritonJit)) {
+      Value k;
+      k.k = Value::K::Kernel;
+      k.index = e.index;
+      k.path = facts_.functions[e.index].qualname;
+      return k;
+    }
+  }
+  return none;
+}
+
+bool Extractor::is_kernel_factory(int fi) const {
+  const auto& decorators = facts_.functions[fi].decorators;
+  return std::any_of(decorators.begin(), decorators.end(), [](const std::string& d) { return kernel_factory_decorator(d); });
+}
+
+}  // namespace kgate::python::detail

@@ -1,0 +1,316 @@
+// Private to analyzers/python (python_facts.cpp and extract_*.cpp): the Extractor behind extract_facts, and its tables.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cctype>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "analyzers/core/diagnostic.h"
+#include "analyzers/core/facts.h"
+#include "analyzers/core/source.h"
+#include "analyzers/harness/harness.h"
+#include "analyzers/ingest/ingest.h"
+#include "analyzers/python/const_fold.h"
+
+namespace kgate::python::detail {
+
+constexpr int kMaxEvalDepth = 20;
+
+inline const std::unordered_set<std::string>& builtin_names() {
+  static const std::unordered_set<std::string> names = {
+      "abs", "all", "any", "bool", "breakpoint", "bytes", "callable", "chr", "classmethod", "compile", "delattr",
+      "dict", "dir", "divmod", "enumerate", "eval", "exec", "filter", "float", "format", "frozenset", "getattr",
+      "globals", "hasattr", "hash", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len",
+      "list", "locals", "map", "max", "min", "next", "object", "open", "ord", "pow", "print", "property",
+      "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum",
+      "super", "tuple", "type", "vars", "zip", "__import__", "__builtins__", "memoryview", "bytearray", "exit", "quit"};
+  return names;
+}
+
+// Methods that return their receiver's data unchanged (a view, a cast or a copy): the value is still
+// "the input" for returns-input, and still "the buffer" for the written-by-kernel question.
+inline const std::unordered_set<std::string>& passthrough_methods() {
+  static const std::unordered_set<std::string> m = {
+      "view", "view_as", "reshape", "reshape_as", "contiguous", "clone", "detach", "to", "float", "double", "half",
+      "bfloat16", "type", "type_as", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "t", "expand",
+      "expand_as", "as_strided", "narrow", "cuda", "cpu", "data", "requires_grad_", "unflatten", "movedim"};
+  return m;
+}
+
+inline const std::unordered_set<std::string>& container_read_methods() {
+  static const std::unordered_set<std::string> m = {"pop", "get", "popitem", "popleft", "__getitem__", "setdefault"};
+  return m;
+}
+
+inline const std::unordered_set<std::string>& container_write_methods() {
+  static const std::unordered_set<std::string> m = {"append", "extend", "update", "setdefault", "insert",
+                                                    "add", "appendleft", "__setitem__", "put"};
+  return m;
+}
+
+inline std::string last_component(std::string_view path) {
+  size_t dot = path.rfind('.');
+  return std::string(dot == std::string_view::npos ? path : path.substr(dot + 1));
+}
+
+inline bool class_like(std::string_view path) {
+  // Parameters and buffers are tensors: their methods are tensor methods.
+  if (path == "torch.nn.Parameter" || path == "torch.nn.parameter.Parameter" || path == "torch.nn.Buffer" ||
+      path == "torch.Tensor")
+    return false;
+  std::string last = last_component(path);
+  return !last.empty() && std::isupper(static_cast<unsigned char>(last[0]));
+}
+
+inline std::string canonical_dtype(std::string path) {
+  static const std::unordered_map<std::string, std::string> aliases = {
+      {"torch.half", "torch.float16"}, {"torch.float", "torch.float32"}, {"torch.double", "torch.float64"},
+      {"torch.long", "torch.int64"},   {"torch.int", "torch.int32"},    {"torch.short", "torch.int16"},
+      {"torch.cfloat", "torch.complex64"}};
+  auto it = aliases.find(path);
+  return it == aliases.end() ? path : it->second;
+}
+
+inline bool is_dtype_path(std::string_view path) {
+  static const std::unordered_set<std::string> dtypes = {
+      "float16", "float32", "float64", "bfloat16", "half", "float", "double", "int8", "uint8", "int16", "int32",
+      "int64", "long", "int", "short", "bool", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+      "float8e4nv", "float8e5", "float8e4b15", "float8e4b8", "float8e5b16", "tf32", "complex64", "cfloat"};
+  if (path.rfind("torch.", 0) != 0 && path.rfind("triton.language.", 0) != 0 && path.rfind("numpy.", 0) != 0)
+    return false;
+  return dtypes.count(last_component(path)) > 0;
+}
+
+// ----- Values: what an expression evaluates to, as far as names go -----
+
+struct Value {
+  // Kernel: a compiled kernel handle of a kernel language (kernel_languages.h); calling it launches.
+  enum class K { Unknown, Path, Instance, Function, Class, Extension, ExtFunction, Str, List, Dict, Param, Self, Tensor, Kernel };
+  K k = K::Unknown;
+  std::string path;  // Path/Instance: qualified name; ExtFunction: function name; Param: its name
+  int index = -1;    // Function, Class (class table index), Extension, ExtFunction (extension)
+  bool dynamic = false;
+  bool unresolved = false;
+  ReceiverKind receiver = ReceiverKind::None;  // for values reached through an attribute
+};
+
+struct Binding {
+  TSNode expr{};  // null: bound to something we do not follow (for loops, unpacking)
+  int scope = 0;
+};
+
+struct Scope {
+  int function = -1;  // facts.functions index; -1 for the module scope
+  int parent = -1;    // enclosing scope (class bodies are not scopes, as in Python)
+  int class_index = -1;
+  std::string self_name;
+  std::unordered_set<std::string> params;
+  std::unordered_map<std::string, std::vector<Binding>> bindings;
+  std::unordered_map<std::string, std::string> imports;
+  std::unordered_map<std::string, int> local_functions;
+  std::unordered_map<std::string, int> local_classes;
+  std::unordered_set<std::string> globals_declared;
+  // Facts of the function's body that the return analysis reads.
+  std::unordered_set<std::string> written_names;
+};
+
+struct ClassInfo {
+  std::string name;
+  TSNode node{};
+  int scope = 0;  // scope the class statement sits in
+  std::vector<TSNode> base_nodes;
+  std::unordered_map<std::string, int> methods;  // name -> function index
+  std::unordered_map<std::string, std::vector<Binding>> self_attrs;
+};
+
+struct Edge {
+  int from = -1;
+  int to = -1;
+  bool dead = false;
+  bool definition = false;  // a def/lambda nested in `from`: reached with it, but not run by it
+};
+
+struct GuardFrame {
+  Guard guard;
+};
+
+// The scope chain lookup of Python (LEGB; class bodies skipped).
+struct Found {
+  enum class K { None, Param, Self, Function, Class, Import, Binding, Builtin, Global } k = K::None;
+  int scope = 0;
+  int index = -1;
+  std::string path;
+  const std::vector<Binding>* bindings = nullptr;
+};
+
+struct PendingReturn {
+  TSNode node;
+  int scope;
+  Guard guard;
+};
+
+struct ReturnFlow {
+  std::vector<std::string> origins;
+  bool param = false;
+  bool written = false;
+  bool state = false;
+};
+
+class Extractor {
+ public:
+  Extractor(const SourceFile& file, const ingest::Limits& limits, FactSet& facts, std::vector<Diagnostic>& diags,
+            const HarnessChoice& harness)
+      : file_(file), src_(file.text), limits_(limits), facts_(facts), diags_(diags), harness_(harness),
+        folder_(src_, [this](TSNode id) { return lookup_constant(id); }) {}
+
+  void run(TSNode root);
+
+ private:
+  // ===== Pass 1: scopes, functions, classes, bindings, imports; then the harness (extract_scopes.cpp) =====
+
+  void add_function(TSNode def, TSNode name_node, int scope, int class_index, FunctionKind kind,
+                    const std::vector<TSNode>& decorators);
+  void bind_target(TSNode target, TSNode value, int scope, int class_index);
+  void collect_import(TSNode node, int scope);
+  void collect(TSNode node, int scope, int class_index);
+  void classify_functions();
+  bool is_nn_module(int ci, int depth = 0);
+  int module_class_named(const std::string& name);
+  int module_function_named(const std::string& name);
+  bool defines_own_kernels();
+  void choose_harness();
+  void find_entries();
+  bool is_output_param(const std::string& name, int scope) const;
+  void finish_outputs();
+  void mark_harness_imports();
+
+  // ===== Name resolution (extract_values.cpp) =====
+
+  Found find_name(const std::string& name, int scope) const;
+  std::optional<TSNode> lookup_constant(TSNode id) const;
+  Value eval_binding(const std::vector<Binding>& bindings, int depth);
+  Value attribute_of(const Value& obj, const std::string& attr, int depth);
+  bool derives_from(int derived, int base);
+  bool is_autograd_function(int ci);
+  std::vector<std::string> class_bases(int ci);
+  Value class_member(int ci, const std::string& attr, int depth, ReceiverKind receiver);
+  std::string value_path(const Value& v, TSNode node) const;
+  std::optional<FoldedString> fold_in(TSNode expr, int scope);
+  TSNode positional_arg(TSNode args, uint32_t index) const;
+  TSNode keyword_arg(TSNode args, std::string_view name) const;
+  Value eval(TSNode node, int scope, int depth = 0);
+  Value eval_call(TSNode node, int scope, int depth);
+  Value kernel_element(TSNode container, int scope, int depth);
+  Value find_kernel_element(TSNode container, int scope, int depth);
+  Value returned_kernel(int fi, int depth);
+  Value find_returned_kernel(const std::vector<Binding>& returns, int depth);
+  bool is_kernel_factory(int fi) const;
+
+  // ===== Extensions (load_inline / load) (extract_extensions.cpp) =====
+
+  int extension_for(TSNode call, int scope);
+  std::optional<std::string> fold_source_path(TSNode expr, int scope, int depth);
+  std::optional<std::string> file_source(TSNode expr, int scope, int depth);
+  void record_kernel_source(TSNode args, const std::string& compiler);
+  void link_extension_calls_by_name();
+
+  // ===== Pass 2: facts, with guards (extract_walk.cpp) =====
+
+  Diagnostic input_diag(const std::string& rule, const std::string& message, Span span);
+  bool mentions(TSNode node, std::initializer_list<std::string_view> words) const;
+  bool shape_test(TSNode cond) const;
+  bool impossible_shape(TSNode cond);
+  Guard branch_guard(const Guard& outer, TSNode cond, bool when_true, int scope);
+  void walk_block(TSNode block, int scope, const Guard& guard);
+  int function_index_of(TSNode def) const;
+  void enter_function(TSNode def, int outer_scope, const Guard& outer);
+  void walk(TSNode node, int scope, const Guard& guard);
+  void walk_chain_inside(TSNode node, int scope, const Guard& guard);
+  void walk_children(TSNode node, int scope, const Guard& guard);
+  void walk_target_parts(TSNode target, int scope, const Guard& guard);
+  ReceiverKind root_kind(TSNode expr, int scope);
+  std::string root_name(TSNode expr) const;
+  void note_written(int scope, TSNode expr);
+  void add_cast(const std::string& dtype, const char* via, TSNode node, int scope, const Guard& guard);
+  void record_operator_matmul(TSNode node, int scope, const Guard& guard);
+  void record_container_mutation(TSNode obj, int scope);
+  void record_assignment(TSNode node, int scope, const Guard& guard, bool augmented);
+  void record_module_binding(TSNode target, TSNode value);
+  void record_name_ref(TSNode node, int scope, const Guard& guard);
+  void record_identifier_ref(TSNode node, int scope, const Guard& guard);
+  void record_string(TSNode node, int scope);
+  void record_imports(TSNode node, int scope);
+  void record_class(TSNode node, int scope);
+  void record_handler(TSNode clause, int scope, const Guard& guard, uint32_t try_begin, uint32_t try_end);
+  void add_edge(int from, int to, bool dead) { edges_.push_back(Edge{from, to, dead}); }
+  int fn_of(int scope) const { return scopes_[scope].function; }
+
+  // ===== Pass 2: calls and launches (extract_calls.cpp) =====
+
+  void record_call(TSNode node, int scope, const Guard& guard);
+  bool grid_is_empty(TSNode grid, int scope);
+  void record_dsl_launch(TSNode node, const std::string& kernel, int kernel_function, int scope, const Guard& guard);
+  void record_extension_launch(TSNode node, const std::string& kernel, int scope, const Guard& guard);
+  void mark_args_written(TSNode args, int scope, bool launch = false);
+  void mark_written_deep(int scope, TSNode expr, int depth, bool launch);
+  void note_launch_arguments(TSNode args);
+
+  // ===== After pass 2 (extract_flow.cpp) =====
+
+  void compute_reachability();
+  void merge(ReturnFlow& into, const ReturnFlow& from);
+  bool is_module_container(const std::string& name) const;
+  ReturnFlow flow(TSNode expr, int scope, int depth, std::unordered_set<std::string>& visiting);
+  ReturnFlow function_summary(int fi, int depth);
+  void finish_returns();
+  void finish_handlers();
+  void finish_globals();
+  void finish_launch_arguments();
+  void decide_format();
+
+  const SourceFile& file_;
+  std::string_view src_;
+  const ingest::Limits& limits_;
+  FactSet& facts_;
+  std::vector<Diagnostic>& diags_;
+  const HarnessChoice& harness_;
+  const HarnessProfile* profile_ = nullptr;
+  std::vector<std::pair<int, std::string>> output_params_;  // (entry function, parameter) the profile names outputs
+  std::vector<std::pair<uint32_t, uint32_t>> launch_arg_ranges_;  // byte ranges of launch argument lists
+  std::unordered_map<std::string, std::vector<Binding>> element_bindings_;  // container text -> stored values
+  std::unordered_map<int, std::vector<Binding>> return_exprs_;             // function -> returned expressions
+  std::unordered_map<std::string, Value> kernel_elements_;                  // memo of kernel_element
+  std::unordered_map<int, Value> returned_kernels_;                         // memo of returned_kernel
+  ConstFolder folder_;
+
+  std::vector<Scope> scopes_;
+  std::vector<ClassInfo> classes_;
+  std::vector<TSNode> function_nodes_;                 // by function index
+  std::vector<int> function_scope_;                    // by function index
+  std::vector<std::vector<TSNode>> decorator_nodes_;   // by function index
+  std::vector<Edge> edges_;
+  std::unordered_map<uint64_t, int> extension_by_call_;
+  std::vector<PendingReturn> returns_;
+  std::unordered_map<int, ReturnFlow> summaries_;
+  std::unordered_set<std::string> mutated_names_;  // containers filled in place somewhere in the file
+  std::vector<uint32_t> call_start_, launch_start_;
+  std::vector<Guard> name_guards_, cast_guards_, handler_guards_;
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> handler_ranges_;
+  std::vector<std::pair<std::string, int>> global_mutations_;
+  int current_scope_ = 0;
+  int model_class_ = -1;
+  uint32_t embedded_count_ = 0;
+  bool too_many_reported_ = false;
+};
+
+}  // namespace kgate::python::detail
