@@ -68,7 +68,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       mark_args_written(args, scope);
       // Calling a CuTe DSL kernel inside its @cute.jit launcher: kernel(...).launch(grid, block).
       if (facts_.functions[callee.index].kind == FunctionKind::DslKernel)
-        record_dsl_launch(node, c.resolved, callee.index, scope, guard);
+        record_launch(node, LaunchKind::Dsl, c.resolved, callee.index, scope, guard);
       break;
     }
     case Value::K::Kernel: {
@@ -76,7 +76,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       // kernels, jiterator functions); get_function only hands out another handle.
       c.resolved = callee.path;
       if (!kernel_getter_method(last_component(callee.path))) {
-        record_dsl_launch(node, callee.path, callee.index, scope, guard);
+        record_launch(node, LaunchKind::Dsl, callee.path, callee.index, scope, guard);
         if (callee.index >= 0) add_edge(fn_of(scope), callee.index, guard.dead());
         mark_args_written(args, scope, /*launch=*/true);
         note_launch_arguments(args);
@@ -108,7 +108,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     case Value::K::ExtFunction: {
       const Extension& ext = facts_.extensions[callee.index];
       c.resolved = "extension." + ext.name + "." + callee.path;
-      record_extension_launch(node, ext.name + "." + callee.path, scope, guard);
+      record_launch(node, LaunchKind::Extension, ext.name + "." + callee.path, -1, scope, guard);
       mark_args_written(args, scope, /*launch=*/true);
       note_launch_arguments(args);
       break;
@@ -117,7 +117,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       c.resolved = callee.path;
       if (kernel_source_compiler(callee.path)) record_kernel_source(args, callee.path);
       if (kernel_launch_api(callee.path)) {  // cuLaunchKernel(kernel, grid..., block..., args)
-        record_dsl_launch(node, std::string(ts::text(positional_arg(args, 0), src_)).substr(0, 120), -1, scope, guard);
+        record_launch(node, LaunchKind::Dsl, std::string(ts::text(positional_arg(args, 0), src_)).substr(0, 120), -1, scope, guard);
         mark_args_written(args, scope, /*launch=*/true);
         note_launch_arguments(args);
       }
@@ -237,10 +237,10 @@ bool Extractor::grid_is_empty(TSNode grid, int scope) {
   return empty;
 }
 
-void Extractor::record_dsl_launch(TSNode node, const std::string& kernel, int kernel_function, int scope,
-                                  const Guard& guard) {
+void Extractor::record_launch(TSNode node, LaunchKind kind, const std::string& kernel, int kernel_function, int scope,
+                              const Guard& guard) {
   Launch l;
-  l.kind = LaunchKind::Dsl;
+  l.kind = kind;
   l.kernel = kernel;
   l.kernel_function = kernel_function;
   l.function = fn_of(scope);
@@ -250,16 +250,6 @@ void Extractor::record_dsl_launch(TSNode node, const std::string& kernel, int ke
   facts_.launches.push_back(l);
 }
 
-void Extractor::record_extension_launch(TSNode node, const std::string& kernel, int scope, const Guard& guard) {
-  Launch l;
-  l.kind = LaunchKind::Extension;
-  l.kernel = kernel;
-  l.function = fn_of(scope);
-  l.guard = guard;
-  l.span = ts::span(node);
-  launch_start_.push_back(ts_node_start_byte(node));
-  facts_.launches.push_back(l);
-}
 
 // `launch`: the arguments go to a kernel, so wrapper calls bound elsewhere (a_ptr =
 // make_ptr(dtype, a.data_ptr(), ...)) are launch arguments too.

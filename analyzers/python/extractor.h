@@ -259,8 +259,8 @@ class Extractor {
 
   void record_call(TSNode node, int scope, const Guard& guard);
   bool grid_is_empty(TSNode grid, int scope);
-  void record_dsl_launch(TSNode node, const std::string& kernel, int kernel_function, int scope, const Guard& guard);
-  void record_extension_launch(TSNode node, const std::string& kernel, int scope, const Guard& guard);
+  // A launch of a kernel-language kernel or handle (Dsl), or of an extension function (Extension).
+  void record_launch(TSNode node, LaunchKind kind, const std::string& kernel, int kernel_function, int scope, const Guard& guard);
   void mark_args_written(TSNode args, int scope, bool launch = false);
   void mark_written_deep(int scope, TSNode expr, int depth, bool launch);
   void note_launch_arguments(TSNode args);
