@@ -29,7 +29,7 @@ table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid var(--li
 th{background:#f0f2f5;font-weight:600;white-space:nowrap}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=ascending]::after{content:" \25B2"}
 table.sortable th[aria-sort=descending]::after{content:" \25BC"}.scroll{overflow-x:auto;max-height:520px;overflow-y:auto}
-.verdict-reject{color:var(--err);font-weight:600}.verdict-pass{color:var(--ok);font-weight:600}
+.verdict-reject{color:var(--err);font-weight:600}.verdict-pass{color:var(--ok);font-weight:600}.verdict-unjudged{color:var(--err);font-weight:600}
 .sev-error{color:var(--err)}.sev-warning{color:var(--warn)}.sev-note{color:var(--note)}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 details{border-top:1px solid var(--line);padding:6px 0}summary{cursor:pointer}
@@ -152,7 +152,7 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
     if (r.is_object()) records.push_back(&r);
   std::sort(records.begin(), records.end(), [](const auto* a, const auto* b) { return str(*a, "path") < str(*b, "path"); });
 
-  size_t rejected = 0, errors = 0, warnings = 0, notes = 0, suppressed = 0;
+  size_t passed = 0, rejected = 0, unjudged = 0, not_a_submission = 0, errors = 0, warnings = 0, notes = 0, suppressed = 0;
   std::map<std::string, Tally> per_rule;
   std::map<std::string, Tally, bool (*)(const std::string&, const std::string&)> per_technique(technique_less);
   std::set<std::string> metric_names;
@@ -160,7 +160,12 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
   bool any_speedup = false;
   for (const auto* r : records) {
     const std::string path = str(*r, "path");
-    if (str(*r, "verdict") == "reject") ++rejected;
+    // Unjudged files (no harness entry found) and not-a-submission files are never counted as passed.
+    const std::string verdict = str(*r, "verdict");
+    passed += verdict == "pass";
+    rejected += verdict == "reject";
+    unjudged += verdict == "unjudged";
+    not_a_submission += verdict == "not-a-submission";
     suppressed += count(*r, "suppressed");
     for (const auto& f : findings_of(*r)) {
       const std::string rule = str(f, "rule"), severity = str(f, "severity");
@@ -188,11 +193,12 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">";
   html += "<title>" + html_escape(title) + "</title><style>" + kStyle + "</style></head><body>";
   html += "<header><h1>" + html_escape(title) + "</h1><p>" + std::to_string(records.size()) + " files, " + std::to_string(rejected) +
-          " rejected, " + std::to_string(findings) + " findings</p></header><main>";
+          " rejected, " + std::to_string(unjudged) + " unjudged, " + std::to_string(findings) + " findings</p></header><main>";
 
   html += "<section><h2>Summary</h2><dl class=\"cards\" id=\"summary\">";
-  html += card("files", "files", records.size()) + card("passed", "passed", records.size() - rejected, "pass") +
-          card("rejected", "rejected", rejected, "reject") + card("findings", "findings", findings) + card("errors", "errors", errors) +
+  html += card("files", "files", records.size()) + card("passed", "passed", passed, "pass") +
+          card("rejected", "rejected", rejected, "reject") + card("unjudged", "unjudged", unjudged, "reject") +
+          card("not-a-submission", "not a submission", not_a_submission) + card("findings", "findings", findings) + card("errors", "errors", errors) +
           card("warnings", "warnings", warnings) + card("notes", "notes", notes) + card("suppressed", "suppressed", suppressed);
   html += "</dl></section>";
 

@@ -122,11 +122,15 @@ def numeric_leaves(metrics, prefix=""):
 
 
 def expected_counts(records, techniques_of):
-    expect = {"files": len(records), "rejected": 0, "findings": 0, "errors": 0, "warnings": 0, "notes": 0, "suppressed": 0}
+    expect = {"files": len(records), "passed": 0, "rejected": 0, "unjudged": 0, "not-a-submission": 0, "findings": 0,
+              "errors": 0, "warnings": 0, "notes": 0, "suppressed": 0}
     rules = collections.defaultdict(lambda: {"findings": 0, "files": set()})
     techniques = collections.defaultdict(lambda: {"findings": 0, "files": set()})
     for r in records:
+        expect["passed"] += r["verdict"] == "pass"
         expect["rejected"] += r["verdict"] == "reject"
+        expect["unjudged"] += r["verdict"] == "unjudged"
+        expect["not-a-submission"] += r["verdict"] == "not-a-submission"
         expect["suppressed"] += r.get("suppressed", 0)
         for f in r["findings"]:
             expect["findings"] += 1
@@ -136,7 +140,6 @@ def expected_counts(records, techniques_of):
             for t in techniques_of.get(f["rule"], []):
                 techniques[t]["findings"] += 1
                 techniques[t]["files"].add(r["path"])
-    expect["passed"] = expect["files"] - expect["rejected"]
     return expect, rules, techniques
 
 

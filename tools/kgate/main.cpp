@@ -313,13 +313,16 @@ int run_audit(const AuditCommand& command) {
     std::cerr << "kgate: error: " << written.message() << "\n";
     return kExitUsage;
   }
-  size_t rejected = 0;
-  for (const auto& record : outcome->records) rejected += record.value("verdict", "") == "reject" ? 1 : 0;
+  size_t rejected = 0, unjudged = 0;
+  for (const auto& record : outcome->records) {
+    rejected += record.value("verdict", "") == "reject" ? 1 : 0;
+    unjudged += record.value("verdict", "") == "unjudged" ? 1 : 0;
+  }
   std::cout << "audit: " << outcome->records.size() << " files (" << outcome->analysed << " analysed, " << outcome->reused
             << " already done";
   if (outcome->torn_dropped) std::cout << ", a torn last line dropped";
   if (outcome->stale_dropped) std::cout << ", " << outcome->stale_dropped << " stale record(s) dropped";
-  std::cout << "), " << rejected << " rejected\n";
+  std::cout << "), " << rejected << " rejected, " << unjudged << " unjudged\n";
   if (!command.runtime.empty()) {
     // The runtime stage's verdicts, counted like the static ones (skipped: rejected statically or no task).
     std::map<std::string, size_t> verdicts;
