@@ -76,6 +76,7 @@ void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoi
     im.harness_forbidden = !im.harness_allowed && profile->forbids_import(name);
   }
   for (const auto& extra : choice.extra_entry_functions) facts.cpp_entry_functions.push_back(extra);
+  for (const auto& name : facts.cpp_entry_functions) facts.harness_entry += (facts.harness_entry.empty() ? "" : " or ") + name;
 }
 
 // Sources a Python submission keeps in sibling files (load(sources=[...]), or load_inline sources read
@@ -159,7 +160,8 @@ size_t count_lines(const std::string& text) {
 // unjudged unless a rule rejected it outright; a kernel module without an entry is not-a-submission.
 std::string verdict_of(const FactSet& facts, const std::vector<Diagnostic>& findings, bool analysed) {
   const auto rejects = [](const Diagnostic& d) { return d.severity == Severity::Error && d.rule != "entry-not-found"; };
-  if (std::any_of(findings.begin(), findings.end(), rejects) || !analysed) return "reject";
+  if (std::any_of(findings.begin(), findings.end(), rejects)) return "reject";
+  if (!analysed) return "unjudged";  // unreadable, empty or over a limit without an error finding
   if (facts.harness_reference) return "not-a-submission";
   if (facts.entry >= 0 || facts.harness_without_entry == "judged") {
     const bool entry_missing = std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.rule == "entry-not-found"; });
