@@ -29,5 +29,8 @@ class ModelNew(nn.Module):
         profiled = sys.getprofile() is not None
         # ok: evaluator-detection
         arch = os.environ.get("TORCH_CUDA_ARCH_LIST")
+        # ok: evaluator-detection
+        tools = os.environ.get("PATH", "")
+        del tools
         del mode, ci, traced, profiled, arch
         return torch.empty_like(x)
