@@ -5,6 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "analyzers/core/dtype_rank.h"
 #include "analyzers/core/file_text.h"
 #include "analyzers/core/glob.h"
 #include "analyzers/core/yaml_json.h"
@@ -100,13 +101,17 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& sourc
       auto names = string_list(value, where);
       if (!names) return Error{names.error()};
       config.entry_functions = std::move(*names);
+    } else if (key == "contract") {
+      const std::string dtype = value.is_string() ? value.get<std::string>() : std::string();
+      if (!mantissa_bits(dtype)) return Error{where + ": expected a dtype contract, one of " + contract_dtype_names()};
+      config.contract = dtype;
     } else if (key == "exclude") {
       if (value.is_null()) continue;
       auto globs = string_list(value, where);
       if (!globs) return Error{globs.error()};
       config.exclude = std::move(*globs);
     } else {
-      return Error{source + ": unknown key '" + key + "' (expected policy, harness, entry_functions, rules, severity, exclude)"};
+      return Error{source + ": unknown key '" + key + "' (expected policy, harness, entry_functions, contract, rules, severity, exclude)"};
     }
   }
   return config;
@@ -140,6 +145,7 @@ std::string dump_config(const Config& config, std::string_view effective_policy,
   out << YAML::Key << "policy" << YAML::Value << std::string(effective_policy);
   out << YAML::Key << "harness" << YAML::Value << std::string(effective_harness);
   out << YAML::Key << "entry_functions" << YAML::Value << YAML::Flow << config.entry_functions;
+  if (!config.contract.empty()) out << YAML::Key << "contract" << YAML::Value << config.contract;
   out << YAML::Key << "rules" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "enable" << YAML::Value << YAML::Flow << config.enable;
   out << YAML::Key << "disable" << YAML::Value << YAML::Flow << config.disable;

@@ -23,6 +23,7 @@ struct Config {
   std::string policy;           // kernelbench | repository | a category; empty: by file kind
   std::string harness;          // a harness profile (rules/harnesses); empty: detected per file
   std::vector<std::string> entry_functions;  // extra entry functions (roots of reachability)
+  std::string contract;         // the tasks' dtype contract ("bf16"), when no task or reference gives one
   std::vector<std::string> enable;
   std::vector<std::string> disable;
   std::vector<std::pair<std::string, Severity>> severity;  // id or glob; the most specific match wins

@@ -1,6 +1,9 @@
 // Field tables of the fact model: the single list of names that rules may match on.
 #include "analyzers/core/facts.h"
 
+#include "analyzers/core/dtype_rank.h"
+
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <unordered_map>
@@ -109,6 +112,7 @@ void add_guard_fields(Table& t, Member member) {
   t.push_back({"in_try", [g](const FactSet& f, size_t i) { return b(g(f, i).in_try); }});
   t.push_back({"in_except", [g](const FactSet& f, size_t i) { return b(g(f, i).in_except); }});
   t.push_back({"side_stream", [g](const FactSet& f, size_t i) { return b(g(f, i).side_stream); }});
+  t.push_back({"script_main", [g](const FactSet& f, size_t i) { return b(g(f, i).script_main); }});
 }
 
 Table call_table() {
@@ -123,12 +127,24 @@ Table call_table() {
       {"instance_call", [](const FactSet& f, size_t i) { return b(f.calls[i].instance_call); }},
       {"local_target", [](const FactSet& f, size_t i) { return b(f.calls[i].local_target); }},
       {"string_args", [](const FactSet& f, size_t i) { return FieldValue{f.calls[i].string_args}; }},
+      {"positional_args", [](const FactSet& f, size_t i) { return FieldValue{static_cast<int64_t>(f.calls[i].positional_args)}; }},
       {"keywords", [](const FactSet& f, size_t i) { return FieldValue{f.calls[i].keywords}; }},
       {"keyword_values", [](const FactSet& f, size_t i) { return FieldValue{f.calls[i].keyword_values}; }},
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.calls[i].function)); }},
       {"function_kind", [](const FactSet& f, size_t i) { return s(function_kind_of(f, f.calls[i].function)); }},
       {"language", [](const FactSet& f, size_t i) { return s(language_of(f, f.calls[i].module)); }},
       {"reachable", [](const FactSet& f, size_t i) { return b(f.calls[i].reachable); }},
+      // Runs when the module is imported or the model built: the module body (outside a __main__
+      // block), __init__, and what they call.
+      {"executed_at_import", [](const FactSet& f, size_t i) {
+         const Call& c = f.calls[i];
+         if (c.function < 0) return b(!c.guard.script_main);
+         return b(c.function < static_cast<int>(f.functions.size()) && f.functions[c.function].executed_at_import);
+       }},
+      {"input_generator", [](const FactSet& f, size_t i) {
+         const int fn = f.calls[i].function;
+         return b(fn >= 0 && fn < static_cast<int>(f.functions.size()) && f.functions[fn].input_generator);
+       }},
   };
   add_guard_fields<Call>(t, &FactSet::calls);
   return t;
@@ -227,6 +243,11 @@ Table cast_table() {
       {"function_kind", [](const FactSet& f, size_t i) { return s(function_kind_of(f, f.casts[i].function)); }},
       {"language", [](const FactSet& f, size_t i) { return s(language_of(f, f.casts[i].module)); }},
       {"reachable", [](const FactSet& f, size_t i) { return b(f.casts[i].reachable); }},
+      {"setup", [](const FactSet& f, size_t i) { return b(f.casts[i].setup); }},
+      // below | within | unknown (no contract) | none (not a floating dtype): analyzers/core/dtype_rank.h
+      {"contract", [](const FactSet& f, size_t i) { return s(std::string(contract_relation(f.casts[i].to_dtype, f.contract.dtype))); }},
+      {"contract_dtype", [](const FactSet& f, size_t i) { return s(f.contract.known() ? f.contract.dtype : "unknown"); }},
+      {"contract_source", [](const FactSet& f, size_t i) { return s(f.contract.known() ? f.contract.source : "none"); }},
   };
 }
 
@@ -239,6 +260,13 @@ Table return_table() {
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.returns[i].function)); }},
       {"function_kind", [](const FactSet& f, size_t i) { return s(function_kind_of(f, f.returns[i].function)); }},
       {"reachable", [](const FactSet& f, size_t i) { return b(f.returns[i].reachable); }},
+      // The harness's entry (forward, custom_kernel, solve): what it returns is what the harness checks.
+      // A C++ function's return counts wherever it is reachable (its callers are not followed).
+      {"entry", [](const FactSet& f, size_t i) {
+         const int fn = f.returns[i].function;
+         const bool cpp = fn >= 0 && fn < static_cast<int>(f.functions.size()) && language_of(f, f.functions[fn].module) != "python";
+         return b(cpp || std::find(f.entries.begin(), f.entries.end(), fn) != f.entries.end());
+       }},
   };
 }
 
@@ -293,6 +321,7 @@ Table function_table() {
       {"language", [](const FactSet& f, size_t i) { return s(language_of(f, f.functions[i].module)); }},
       {"reachable", [](const FactSet& f, size_t i) { return b(f.functions[i].reachable); }},
       {"executed_at_import", [](const FactSet& f, size_t i) { return b(f.functions[i].executed_at_import); }},
+      {"input_generator", [](const FactSet& f, size_t i) { return b(f.functions[i].input_generator); }},
   };
   add_metric_fields(t, &FactSet::functions);
   return t;

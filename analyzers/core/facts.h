@@ -36,6 +36,7 @@ struct Guard {
   bool in_try = false;          // in a try body
   bool in_except = false;       // in an except handler
   bool side_stream = false;     // inside `with torch.cuda.stream(...)` or similar
+  bool script_main = false;     // under `if __name__ == "__main__"`: runs as a script, never under a harness
   bool dead() const { return constant_false || after_return || impossible_shape; }
 };
 
@@ -87,6 +88,9 @@ struct Function {
   Span span;                 // the name (or `lambda` keyword)
   bool reachable = false;    // reachable from the entry point (ModelNew.forward)
   bool executed_at_import = false;  // module body, or called from it / from __init__
+  // An input generator the harness calls for its own inputs (get_inputs, get_init_inputs, GPU MODE's
+  // generate_input, kernelbench.com's init_state), or nested in one: set-up, never the computation.
+  bool input_generator = false;
   CodeMetrics metrics;
 };
 
@@ -106,6 +110,7 @@ struct Call {
   bool local_target = false;   // resolves to a function or class defined in this file
   bool launch_argument = false;  // sits in the argument list of a kernel launch (x.data_ptr() handed to a kernel)
   std::vector<std::string> string_args;  // folded constant string arguments
+  int positional_args = 0;               // how many positional arguments are written (Python calls)
   std::vector<std::string> keywords;     // keyword argument names
   std::vector<std::string> keyword_values;  // resolved keyword values, same order ("torch.float16")
   int function = -1;         // enclosing function
@@ -201,11 +206,23 @@ struct ClassDef {
 
 struct Cast {
   std::string to_dtype;      // resolved: "torch.float16", "tl.bfloat16", "__float2half"
-  std::string via;           // "method", "keyword", "function", "flag"
+  std::string via;           // "method", "keyword", "function", "flag", "input_precision", "type"
   int function = -1;
   int module = 0;
   bool reachable = false;
+  // Set-up, not computation: in an input generator (get_inputs, get_init_inputs, generate_input), an
+  // __init__, an `if __name__ == "__main__"` block, or a conversion of a literal (__float2half(0.0f)).
+  bool setup = false;
   Span span;
+};
+
+// The task's dtype contract (docs/dtype-contract.md): the lowest floating precision the task itself
+// computes at, and where that was read. Empty dtype: unknown (no task, reference, config or harness
+// default said), so precision findings are warnings.
+struct DtypeContract {
+  std::string dtype;   // "fp32", "bf16", "fp16", "fp8_e4m3", ... (analyzers/core/dtype_rank.h)
+  std::string source;  // "--contract", "task Softmax", "reference.py", ".kgate.yaml", "harness kernelbench"
+  bool known() const { return !dtype.empty(); }
 };
 
 // A value returned from a reachable function.
@@ -281,6 +298,7 @@ struct FactSet {
   std::string harness_without_entry = "unjudged";  // the profile's verdict when its entry is missing
   std::string harness_entry;  // what the profile enters through, for messages ("ModelNew.forward", "custom_kernel")
   bool harness_reference = false;
+  DtypeContract contract;  // set by the pipeline before the rules run
   // C++ roots by name, for a raw C++ file whose harness names entry functions (GPU MODE's
   // custom_kernel); empty: exported and tensor-taking host functions are the roots.
   std::vector<std::string> cpp_entry_functions;

@@ -20,6 +20,13 @@ nlohmann::json facts_to_json(const FactSet& facts) {
   out["format"] = std::string(to_string(facts.format));
   out["engine"] = facts.engine;
   out["entry"] = facts.function_name(facts.entry);
+  nlohmann::json entries = nlohmann::json::array();
+  for (int e : facts.entries) entries.push_back(facts.function_name(e));
+  out["entries"] = entries;
+  out["harness"] = facts.harness;
+  out["harness_reference"] = facts.harness_reference;
+  out["contract"] = facts.contract.known() ? nlohmann::json{{"dtype", facts.contract.dtype}, {"source", facts.contract.source}}
+                                           : nlohmann::json();
   nlohmann::json modules = nlohmann::json::array();
   for (const auto& m : facts.modules)
     modules.push_back({{"language", std::string(to_string(m.language))},
@@ -28,7 +35,7 @@ nlohmann::json facts_to_json(const FactSet& facts) {
                        {"bytes", m.text.size()},
                        {"extension", m.extension}});
   out["modules"] = modules;
-  for (int k = 0; k <= static_cast<int>(FactKind::Module); ++k) {
+  for (int k = 0; k <= static_cast<int>(FactKind::Output); ++k) {
     auto kind = static_cast<FactKind>(k);
     nlohmann::json list = nlohmann::json::array();
     for (size_t i = 0; i < fact_count(facts, kind); ++i) {

@@ -181,6 +181,10 @@ Result<HarnessSet> load_harnesses(const std::filesystem::path& dir) {
     p.without_entry = without == "not-a-submission" ? WithoutEntry::NotASubmission
                       : without == "judged"         ? WithoutEntry::Judged
                                                     : WithoutEntry::Unjudged;
+    if (doc.contains("contract")) {
+      p.contract_reference = strings_at(doc.at("contract"), "reference");
+      p.contract_default = doc.at("contract").value("default", std::string());
+    }
     if (doc.contains("runtime")) p.runtime_call = doc.at("runtime").value("call", std::string());
     p.file = file.string();
     set.add(std::move(p));

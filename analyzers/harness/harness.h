@@ -55,6 +55,10 @@ struct HarnessProfile {
   std::vector<std::string> imports_forbidden;  // module globs
   std::vector<std::string> reference_files;    // file-name globs
   WithoutEntry without_entry = WithoutEntry::Unjudged;
+  // contract: the files beside a candidate whose dtypes give the task's dtype contract (reference.py),
+  // and the harness's own default when none is there (KernelBench runs fp32 unless told otherwise).
+  std::vector<std::string> contract_reference;
+  std::string contract_default;
   std::string runtime_call;               // for the runtime stage (issue 21); not read yet
   std::string file;
 

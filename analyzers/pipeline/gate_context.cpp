@@ -1,6 +1,9 @@
 // GateContext: config lookup, policy, harness profile and limits for each analysed file.
 #include "analyzers/pipeline/gate_context.h"
 
+#include "analyzers/core/dtype_rank.h"
+#include "analyzers/core/task_manifest.h"
+
 #include <cstdlib>
 #include <system_error>
 
@@ -32,6 +35,27 @@ Result<HarnessSet> load_harness_profiles(const fs::path& rules_dir) {
   return set;
 }
 
+// A task's contract: the strictest dtype its manifest runs (its code must hold at every one of them),
+// or, for a bare KernelBench problem file, what the file itself converts to.
+Result<DtypeContract> task_contract(const fs::path& tasks_dir, const std::string& spec) {
+  auto where = runtime::find_task(tasks_dir, spec);
+  if (!where) return Error{where.error()};
+  auto task = runtime::load_task(*where);
+  if (!task) return Error{task.error()};
+  if (task->manifest.empty()) {
+    ReferenceContracts contracts;
+    DtypeContract found = contracts.of(task->reference, ingest::Limits{});
+    if (found.known()) found.source = "task " + task->name;
+    return found;
+  }
+  std::string strictest;
+  for (runtime::DType dtype : task->dtypes) {
+    const std::string name(runtime::dtype_name(dtype));
+    if (mantissa_bits(name).value_or(-1) > mantissa_bits(strictest).value_or(-1)) strictest = name;
+  }
+  return DtypeContract{strictest, "task " + task->name};
+}
+
 Result<GateContext> GateContext::make(const GateOptions& options, const RuleSet& rules, const HarnessSet& harnesses,
                                       const fs::path& rules_dir) {
   GateContext context(options, rules, harnesses, rules_dir);
@@ -41,6 +65,15 @@ Result<GateContext> GateContext::make(const GateOptions& options, const RuleSet&
     auto policy = task_policy_name(rules_dir.parent_path() / "tasks", options.task);
     if (!policy) return Error{"--task: " + policy.error()};
     context.forced_policy_ = *policy;
+  }
+  if (!options.contract.empty()) {
+    if (!mantissa_bits(options.contract))
+      return Error{"--contract: unknown dtype '" + options.contract + "' (known: " + contract_dtype_names() + ")"};
+    context.forced_contract_ = {options.contract, "--contract"};
+  } else if (!options.task.empty()) {
+    auto contract = task_contract(rules_dir.parent_path() / "tasks", options.task);
+    if (!contract) return Error{"--task: " + contract.error()};
+    context.forced_contract_ = *contract;
   }
   if (!options.harness.empty() && options.harness != "auto" && !harnesses.find(options.harness)) {
     std::string known;
@@ -109,6 +142,8 @@ Result<const AnalysisContext*> GateContext::context_for(const std::string& path)
   const std::string harness = harness_name(**config);
   if (harness != "auto") context.harness.forced = harness;
   context.harness.extra_entry_functions = (*config)->entry_functions;
+  context.contract = forced_contract_;
+  context.reference_contracts = reference_contracts_;
   contexts_.emplace(key, &context);
   return &context;
 }

@@ -8,6 +8,7 @@
 #include <deque>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "analyzers/core/config.h"
 #include "analyzers/core/status.h"
 #include "analyzers/harness/harness.h"
+#include "analyzers/pipeline/contract.h"
 #include "analyzers/pipeline/pipeline.h"
 #include "analyzers/rules/policy.h"
 #include "analyzers/rules/rule_set.h"
@@ -27,6 +29,7 @@ struct GateOptions {
   std::string policy;       // overrides every file's own
   std::string harness;      // overrides every file's detection ("" or "auto": detect)
   std::string config_file;  // instead of the nearest .kgate.yaml
+  std::string contract;     // the dtype contract of every file ("bf16"); empty: --task's, else per file
   ingest::Limits limits;
   std::vector<std::string> only;
   std::string cpp_engine = "auto";
@@ -64,6 +67,8 @@ class GateContext {
   const HarnessSet& harnesses_;
   std::filesystem::path rules_dir_;
   std::string forced_policy_;
+  DtypeContract forced_contract_;  // --contract, else --task's manifest
+  std::shared_ptr<ReferenceContracts> reference_contracts_ = std::make_shared<ReferenceContracts>();
   std::map<std::string, Config> configs_;
   std::map<std::string, Policy> policies_;
   std::map<std::pair<std::string, std::string>, const AnalysisContext*> contexts_;

@@ -15,6 +15,8 @@
 #include "analyzers/ingest/bundle.h"
 #include "analyzers/metrics/cpp_metrics.h"
 #include "analyzers/metrics/metrics_json.h"
+#include "analyzers/pipeline/contract.h"
+#include "analyzers/pipeline/inspect.h"
 #include "analyzers/python/python_facts.h"
 #include "analyzers/rules/engine.h"
 #include "analyzers/rules/policy.h"
@@ -185,7 +187,7 @@ nlohmann::json basic_metrics(const std::optional<SourceFile>& source, const Fact
           {"maintainability", metrics::maintainability_json(facts)}};
 }
 
-FileResult analyze(const std::string& path, std::optional<std::string> text, const AnalysisContext& context) {
+FileResult analyze(const std::string& path, std::optional<std::string> text, const AnalysisContext& context, FactSet* keep_facts) {
   const RuleSet& rules = context.rules ? *context.rules : empty_rules();
   const Policy& policy = context.policy ? *context.policy : empty_policy();
   const Engine engine(rules, policy, context.config, context.only_rules);
@@ -241,6 +243,8 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
       result.kernels.push_back(f.name);
 
   result.harness = facts.harness;
+  if (source && !abandoned) facts.contract = resolve_contract(path, facts, context);
+  result.contract = facts.contract;
   // Every file is judged: module-level rules run whatever the harness, and a file whose entry is not
   // found is `unjudged`, never a pass. Only the harness's own reference file (reference.py, task.py,
   // or a task's reference) is not a candidate: only input problems are reported for it.
@@ -280,15 +284,20 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   result.verdict = verdict_of(facts, findings, source.has_value() && !abandoned);
   result.findings = std::move(findings);
   result.metrics = basic_metrics(source, facts);
+  if (keep_facts) *keep_facts = std::move(facts);
   return result;
 }
 
 }  // namespace
 
-FileResult analyze_file(const std::string& path, const AnalysisContext& context) { return analyze(path, std::nullopt, context); }
+FileResult analyze_file(const std::string& path, const AnalysisContext& context) { return analyze(path, std::nullopt, context, nullptr); }
 
 FileResult analyze_source(const std::string& path, const std::string& text, const AnalysisContext& context) {
-  return analyze(path, text, context);
+  return analyze(path, text, context, nullptr);
+}
+
+FileResult analyze_file_keeping_facts(const std::string& path, const AnalysisContext& context, FactSet& facts) {
+  return analyze(path, std::nullopt, context, &facts);
 }
 
 }  // namespace kgate

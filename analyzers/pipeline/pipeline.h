@@ -17,6 +17,7 @@ namespace kgate {
 class RuleSet;   // analyzers/rules/rule_set.h
 struct Policy;   // analyzers/rules/policy.h
 struct Config;   // analyzers/core/config.h
+class ReferenceContracts;  // analyzers/pipeline/contract.h
 
 struct FileResult {
   std::string path;
@@ -26,6 +27,7 @@ struct FileResult {
   // module with no harness entry, or the harness's own reference file).
   std::string verdict = "pass";
   std::string harness;          // the harness profile that applied; empty: none recognised
+  DtypeContract contract;       // the dtype contract the precision rules judged against (contract.h)
   std::vector<Diagnostic> findings;  // sorted by line, col, rule
   size_t suppressed = 0;
   nlohmann::json metrics = nlohmann::json::object();
@@ -48,6 +50,11 @@ struct AnalysisContext {
   std::string compile_commands;
   // The harness profiles and any profile or entry functions forced by --harness or .kgate.yaml.
   HarnessChoice harness;
+  // The dtype contract forced for every file (--contract, --task's manifest); unknown: each file's is
+  // read from its harness's reference beside it, the config, or the harness's default (contract.h).
+  DtypeContract contract;
+  // Contracts read from reference files, shared by the files of a batch (thread-safe); may be null.
+  std::shared_ptr<ReferenceContracts> reference_contracts;
 };
 
 FileResult analyze_file(const std::string& path, const AnalysisContext& context);

@@ -32,7 +32,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       l.span = ts::span(node);
       launch_start_.push_back(start);
       facts_.launches.push_back(l);
-      if (k.index >= 0) add_edge(fn_of(scope), k.index, guard.dead());
+      if (k.index >= 0) add_edge(fn_of(scope), k.index, edge_dead(guard));
       mark_args_written(args, scope, /*launch=*/true);
       note_launch_arguments(args);
       return;
@@ -64,7 +64,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     case Value::K::Function: {
       c.resolved = facts_.functions[callee.index].qualname;
       c.local_target = true;
-      add_edge(fn_of(scope), callee.index, guard.dead());
+      add_edge(fn_of(scope), callee.index, edge_dead(guard));
       mark_args_written(args, scope);
       // Calling a CuTe DSL kernel inside its @cute.jit launcher: kernel(...).launch(grid, block).
       if (facts_.functions[callee.index].kind == FunctionKind::DslKernel)
@@ -77,7 +77,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       c.resolved = callee.path;
       if (!kernel_getter_method(last_component(callee.path))) {
         record_launch(node, LaunchKind::Dsl, callee.path, callee.index, scope, guard);
-        if (callee.index >= 0) add_edge(fn_of(scope), callee.index, guard.dead());
+        if (callee.index >= 0) add_edge(fn_of(scope), callee.index, edge_dead(guard));
         mark_args_written(args, scope, /*launch=*/true);
         note_launch_arguments(args);
       }
@@ -87,7 +87,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       c.resolved = classes_[callee.index].name;
       c.local_target = true;
       auto it = classes_[callee.index].methods.find("__init__");
-      if (it != classes_[callee.index].methods.end()) add_edge(fn_of(scope), it->second, guard.dead());
+      if (it != classes_[callee.index].methods.end()) add_edge(fn_of(scope), it->second, edge_dead(guard));
       break;
     }
     case Value::K::Instance: {
@@ -97,7 +97,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
         c.local_target = true;
         for (const char* m : {"forward", "__call__"}) {
           Value target = class_member(callee.index, m, 0, ReceiverKind::Value);
-          if (target.k == Value::K::Function) add_edge(fn_of(scope), target.index, guard.dead());
+          if (target.k == Value::K::Function) add_edge(fn_of(scope), target.index, edge_dead(guard));
         }
         mark_args_written(args, scope);
       } else {
@@ -145,6 +145,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       if (key == "out") note_written(scope, val);
       if (key == "dtype" && kv.k == Value::K::Path && is_dtype_path(kv.path)) add_cast(canonical_dtype(kv.path), "keyword", node, scope, guard);
     } else if (!ts::is(a, "comment")) {
+      if (!ts::is(a, "list_splat") && !ts::is(a, "dictionary_splat")) ++c.positional_args;
       if (auto s = fold_in(a, scope)) c.string_args.push_back(s->text.substr(0, 256));
     }
   }
@@ -157,7 +158,14 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       record_container_mutation(ts::field(fn, "object"), scope);
   }
 
-  // Casts.
+  // Casts. tl.dot asked for TF32 inputs converts its operands to TF32 ("tf32x3" keeps fp32 accuracy).
+  if (c.resolved == "triton.language.dot" || c.resolved == "triton.language.dot_scaled") {
+    for (size_t k = 0; k < c.keywords.size(); ++k) {
+      const std::string& v = c.keyword_values[k];
+      if ((c.keywords[k] == "input_precision" && (v == "\"tf32\"" || v == "'tf32'")) || (c.keywords[k] == "allow_tf32" && v == "True"))
+        add_cast("tf32", "input_precision", node, scope, guard);
+    }
+  }
   if (ts::is(fn, "attribute") && c.receiver != ReceiverKind::Module) {
     if (c.method == "half") add_cast("torch.float16", "method", node, scope, guard);
     else if (c.method == "bfloat16") add_cast("torch.bfloat16", "method", node, scope, guard);
@@ -174,8 +182,8 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   if (c.resolved == "torch.autocast" || c.resolved == "torch.cuda.amp.autocast" || c.resolved == "torch.amp.autocast" ||
       c.resolved == "torch.cpu.amp.autocast")
     add_cast("autocast", "function", node, scope, guard);
-  if (c.resolved == "torch.set_float32_matmul_precision" && !c.string_args.empty() && c.string_args[0] != "highest")
-    add_cast("tf32", "flag", node, scope, guard);
+  if (c.resolved == "torch.set_float32_matmul_precision")
+    add_cast("tf32", !c.string_args.empty() && c.string_args[0] == "highest" ? "flag-off" : "flag", node, scope, guard);
 
   // setattr(obj, "name", value) is a write.
   if (c.resolved == "builtins.setattr" || c.resolved == "builtins.object.__setattr__" || c.resolved == "object.__setattr__") {
@@ -208,8 +216,50 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   if (c.resolved == "torch.utils.cpp_extension.load_inline" || c.resolved == "torch.utils.cpp_extension.load")
     extension_for(node, scope);
 
+  if (c.resolved == "torch.Tensor.data_ptr" && pointer_argument(node, scope)) c.launch_argument = true;
+
   call_start_.push_back(start);
   facts_.calls.push_back(std::move(c));
+}
+
+// x.data_ptr() handed, possibly through wrappers (ctypes.c_void_p(...), int(...)), as an argument to
+// a call that is no key builder: a ctypes library function, an extension, a driver call. Its value is
+// a pointer for the callee, not a key. A key builder (hash, id, tuple, str, a dict's get/setdefault/pop)
+// or a function of this file (which might build a key) does not count; neither does a pointer kept in
+// a name, a tuple, a comparison or a subscript.
+bool Extractor::pointer_argument(TSNode node, int scope) {
+  static const std::unordered_set<std::string> key_builders = {
+      "builtins.hash", "builtins.id", "builtins.tuple", "builtins.str", "builtins.repr", "builtins.frozenset",
+      "builtins.dict", "builtins.set", "builtins.list", "builtins.format", "builtins.print"};
+  static const std::unordered_set<std::string> key_methods = {"get", "setdefault", "pop", "__contains__", "__getitem__",
+                                                              "__setitem__", "index", "count", "add", "append", "update"};
+  TSNode at = node;
+  for (int depth = 0; depth < 6; ++depth) {
+    TSNode parent = ts_node_parent(at);
+    if (ts::is(parent, "parenthesized_expression") || ts::is(parent, "keyword_argument")) {
+      at = parent;
+      continue;
+    }
+    if (!ts::is(parent, "argument_list")) return false;
+    TSNode call = ts_node_parent(parent);
+    if (!ts::is(call, "call")) return false;
+    TSNode fn = ts::field(call, "function");
+    const Value callee = eval(fn, scope);
+    if (callee.k == Value::K::Function || callee.k == Value::K::Class) return false;  // this file's own code
+    const std::string path = callee.k == Value::K::Path ? callee.path : std::string();
+    if (key_builders.count(path)) return false;
+    if (ts::is(fn, "attribute") && key_methods.count(std::string(ts::text(ts::field(fn, "attribute"), src_)))) return false;
+    // int(p), ctypes.c_void_p(p) and numpy.uint64(p) only re-wrap the pointer: what receives the
+    // wrapper decides.
+    if (path == "builtins.int" || path.rfind("ctypes.c_", 0) == 0 || path == "ctypes.cast" || path == "numpy.uint64" ||
+        path == "numpy.int64" || path == "numpy.uintp" || path == "numpy.intp") {
+      at = call;
+      continue;
+    }
+    // A name bound to a ctypes wrapper (`p = ctypes.c_void_p`) resolves to it as well.
+    return true;
+  }
+  return false;
 }
 
 // A grid with a dimension that folds to zero launches no program at all.

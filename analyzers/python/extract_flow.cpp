@@ -51,8 +51,81 @@ void Extractor::compute_reachability() {
   for (auto& l : facts_.launches) l.reachable = live(l.function, l.guard);
   for (auto& w : facts_.writes) w.reachable = live(w.function, w.guard);
   for (size_t i = 0; i < facts_.names.size(); ++i) facts_.names[i].reachable = live(facts_.names[i].function, name_guards_[i]);
-  for (size_t i = 0; i < facts_.casts.size(); ++i) facts_.casts[i].reachable = live(facts_.casts[i].function, cast_guards_[i]);
+  for (Function& fn : facts_.functions)
+    for (int f = static_cast<int>(&fn - facts_.functions.data()); f >= 0; f = facts_.functions[f].parent)
+      if (input_generator_name(facts_.functions[f].name)) fn.input_generator = true;
+  for (size_t i = 0; i < facts_.casts.size(); ++i) {
+    Cast& cast = facts_.casts[i];
+    cast.reachable = live(cast.function, cast_guards_[i]);
+    cast.setup = cast_guards_[i].script_main || setup_function(cast.function);
+  }
   for (size_t i = 0; i < facts_.handlers.size(); ++i) facts_.handlers[i].reachable = live(facts_.handlers[i].function, handler_guards_[i]);
+}
+
+// Set-up code, not computation: input generators the harnesses call (KernelBench's get_inputs and
+// get_init_inputs, GPU MODE's generate_input), constructors, and what they nest.
+bool Extractor::setup_function(int function) const {
+  for (int f = function; f >= 0 && f < static_cast<int>(facts_.functions.size()); f = facts_.functions[f].parent)
+    if (facts_.functions[f].name == "__init__" || input_generator_name(facts_.functions[f].name)) return true;
+  return false;
+}
+
+bool Extractor::input_generator_name(const std::string& name) {
+  return name == "get_inputs" || name == "get_init_inputs" || name == "generate_input" || name == "init_state";
+}
+
+// The bindings of parameter `name` that reach byte `use`, when an unconditional one (a statement of
+// the function's own body, or of a `with` in it) comes before the use: that one and any later ones
+// before the use. nullopt: none does, and the parameter itself still reaches.
+std::optional<std::vector<const Binding*>> Extractor::param_rebinding(const std::string& name, int scope, uint32_t use) const {
+  const auto it = scopes_[scope].bindings.find(name);
+  const int fn = scopes_[scope].function;
+  if (it == scopes_[scope].bindings.end() || fn < 0) return std::nullopt;
+  const TSNode def = function_nodes_[fn];
+  auto unconditional = [&](TSNode n) {
+    for (TSNode at = ts_node_parent(n); !ts_node_is_null(at); at = ts_node_parent(at)) {
+      if (ts_node_eq(at, def)) return true;
+      const std::string_view t = ts::type(at);
+      if (t != "assignment" && t != "expression_statement" && t != "block" && t != "with_statement" && t != "parenthesized_expression")
+        return false;
+    }
+    return false;
+  };
+  const Binding* kill = nullptr;
+  for (const Binding& b : it->second) {
+    // A binding whose value holds the use (`x = f(x)` seen from its own argument) is not before it.
+    if (ts_node_is_null(b.expr) || ts_node_end_byte(b.expr) > use) continue;
+    if ((!kill || ts_node_start_byte(b.expr) > ts_node_start_byte(kill->expr)) && unconditional(b.expr)) kill = &b;
+  }
+  if (!kill) return std::nullopt;
+  std::vector<const Binding*> reaching;
+  for (const Binding& b : it->second)
+    if (!ts_node_is_null(b.expr) && ts_node_start_byte(b.expr) >= ts_node_start_byte(kill->expr) && ts_node_end_byte(b.expr) <= use)
+      reaching.push_back(&b);
+  return reaching;
+}
+
+// A @triton.jit kernel that stores nothing (`pass`, or loads and math with no tl.store or atomic):
+// marked like a CUDA kernel that never writes through a pointer (kernel-writes-nothing). A kernel that
+// calls another jit helper or inline assembly may write there, so it is not marked; neither is a jit
+// function that no launch names (a device helper).
+void Extractor::mark_triton_kernels_without_stores() {
+  std::vector<char> writes(facts_.functions.size(), 0);
+  for (const Call& c : facts_.calls) {
+    if (c.function < 0) continue;
+    const bool store = c.resolved == "triton.language.store" || c.resolved.rfind("triton.language.atomic_", 0) == 0 ||
+                       c.resolved.rfind("triton.language.inline_asm", 0) == 0 || c.method == "store" ||
+                       c.method.rfind("atomic_", 0) == 0 || c.local_target;
+    if (!store) continue;
+    for (int f = c.function; f >= 0; f = facts_.functions[f].parent) writes[f] = 1;
+  }
+  // Only launched kernels: a jit helper that other kernels call returns its values instead.
+  std::vector<char> launched(facts_.functions.size(), 0);
+  for (const Launch& l : facts_.launches)
+    if (l.kernel_function >= 0 && l.kernel_function < static_cast<int>(launched.size())) launched[l.kernel_function] = 1;
+  for (size_t f = 0; f < facts_.functions.size(); ++f)
+    if (facts_.functions[f].kind == FunctionKind::TritonJit && launched[f] && !writes[f])
+      facts_.functions[f].decorators.push_back("no-pointer-write");
 }
 
 void Extractor::merge(ReturnFlow& into, const ReturnFlow& from) {
@@ -61,6 +134,7 @@ void Extractor::merge(ReturnFlow& into, const ReturnFlow& from) {
   into.param |= from.param;
   into.written |= from.written;
   into.state |= from.state;
+  into.stored |= from.stored;
 }
 
 bool Extractor::is_module_container(const std::string& name) const {
@@ -77,7 +151,18 @@ ReturnFlow Extractor::flow(TSNode expr, int scope, int depth, std::unordered_set
     std::string name(ts::text(expr, src_));
     Found f = find_name(name, scope);
     if (scopes_[scope].written_names.count(name)) r.written = true;
-    if (f.k == Found::K::Param) r.param = true;
+    if (f.k == Found::K::Param) {
+      // `x = ext.f(x); return x` returns the kernel's result: an unconditional rebinding of the
+      // parameter before this use kills it, and the value is what the rebindings since then hold.
+      if (const auto rebound = param_rebinding(name, f.scope, ts_node_start_byte(expr))) {
+        if (visiting.insert(name).second) {
+          for (const Binding* b : *rebound) merge(r, flow(b->expr, b->scope, depth + 1, visiting));
+          visiting.erase(name);
+        }
+        return r;
+      }
+      r.param = true;
+    }
     if (f.k == Found::K::Self) r.state = true;
     if (f.k == Found::K::Binding && f.bindings) {
       if (f.scope == 0 && scope != 0 && is_module_container(name)) r.state = true;
@@ -143,7 +228,9 @@ ReturnFlow Extractor::flow(TSNode expr, int scope, int depth, std::unordered_set
       for (const auto& o : summary.origins)
         if (std::find(r.origins.begin(), r.origins.end(), o) == r.origins.end()) r.origins.push_back(o);
       r.written |= summary.written;
-      // Stored state is reported at the helper's own return, not again at every caller.
+      // Stored state that a helper hands back flows on: it matters where it reaches an entry's return
+      // (a helper returning a lazily built extension or a launch config never does).
+      r.stored |= summary.stored;
       if (summary.param) {
         TSNode args = ts::field(expr, "arguments");
         for (uint32_t i = 0; i < ts::named_count(args); ++i) {
@@ -180,7 +267,7 @@ ReturnFlow Extractor::flow(TSNode expr, int scope, int depth, std::unordered_set
 ReturnFlow Extractor::function_summary(int fi, int depth) {
   if (auto it = summaries_.find(fi); it != summaries_.end()) return it->second;
   if (depth > kMaxEvalDepth) return ReturnFlow{};
-  summaries_[fi] = ReturnFlow{{}, false, true, false};  // in progress: assume written, no input
+  summaries_[fi] = ReturnFlow{{}, false, true, false, false};  // in progress: assume written, no input
   ReturnFlow merged;
   bool any = false;
   for (const PendingReturn& p : returns_) {
@@ -188,7 +275,9 @@ ReturnFlow Extractor::function_summary(int fi, int depth) {
     TSNode value = ts::named_child(p.node, 0);
     if (ts_node_is_null(value)) continue;
     std::unordered_set<std::string> visiting;
-    merge(merged, flow(value, p.scope, depth + 1, visiting));
+    const ReturnFlow path = flow(value, p.scope, depth + 1, visiting);
+    if (stored_state(path, value, p.scope)) merged.stored = true;
+    merge(merged, path);
     any = true;
   }
   if (!any) merged.written = true;  // returns nothing we can follow
@@ -196,7 +285,18 @@ ReturnFlow Extractor::function_summary(int fi, int depth) {
   return merged;
 }
 
+// A returned value that is stored state this call did not write, or came back so from a helper. A
+// kernel handle kept in a cache (the compiled kernel for this shape) is no stored output.
+bool Extractor::stored_state(const ReturnFlow& f, TSNode value, int scope) {
+  if (f.stored) return true;
+  if (!f.state || f.written) return false;
+  const Value returned = eval(value, scope);
+  return returned.k != Value::K::Kernel && returned.k != Value::K::Extension && returned.k != Value::K::ExtFunction;
+}
+
 void Extractor::finish_returns() {
+  // Summaries taken during the walk saw half the module (globals and written names still filling).
+  summaries_.clear();
   for (const PendingReturn& p : returns_) {
     int fi = fn_of(p.scope);
     if (fi < 0) continue;
@@ -210,10 +310,7 @@ void Extractor::finish_returns() {
     r.written = f.written;
     // Handing an input to a kernel does not make it the kernel's output: `return x` is still x.
     r.returns_param = f.param && facts_.functions[fi].kind != FunctionKind::TritonJit;
-    // A kernel handle kept in a cache (the compiled kernel for this shape) is no stored output.
-    const Value returned = eval(value, p.scope);
-    const bool handle = returned.k == Value::K::Kernel || returned.k == Value::K::Extension || returned.k == Value::K::ExtFunction;
-    r.from_state = f.state && !f.written && !handle;
+    r.from_state = stored_state(f, value, p.scope);
     r.reachable = facts_.functions[fi].reachable && !p.guard.dead();
     r.span = ts::span(p.node);
     facts_.returns.push_back(std::move(r));

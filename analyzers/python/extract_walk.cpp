@@ -75,7 +75,17 @@ Guard Extractor::branch_guard(const Guard& outer, TSNode cond, bool when_true, i
   if (mentions(cond, {".training"})) g.training = true;
   if (shape_test(cond)) g.shape_test = true;
   if (when_true && impossible_shape(cond)) g.impossible_shape = true;
+  if (when_true && script_main_test(cond)) g.script_main = true;
   return g;
+}
+
+// `__name__ == "__main__"` (either side): the block runs when the file is a script, never when a
+// harness imports or execs it.
+bool Extractor::script_main_test(TSNode cond) const {
+  if (!ts::is(cond, "comparison_operator") || ts::named_count(cond) != 2) return false;
+  const std::string_view a = ts::text(ts::named_child(cond, 0), src_), b = ts::text(ts::named_child(cond, 1), src_);
+  auto is_main = [](std::string_view t) { return t == "\"__main__\"" || t == "'__main__'"; };
+  return (a == "__name__" && is_main(b)) || (b == "__name__" && is_main(a));
 }
 
 void Extractor::walk_block(TSNode block, int scope, const Guard& guard) {
@@ -98,7 +108,7 @@ void Extractor::enter_function(TSNode def, int outer_scope, const Guard& outer) 
   int fi = function_index_of(def);
   if (fi < 0) return;
   // A nested def or lambda is reached when its parent is (it is defined there).
-  edges_.push_back(Edge{scopes_[outer_scope].function, fi, outer.dead(), true});
+  edges_.push_back(Edge{scopes_[outer_scope].function, fi, edge_dead(outer), true});
   int saved = current_scope_;
   int scope = function_scope_[fi];
   current_scope_ = scope;
@@ -455,12 +465,14 @@ void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bo
       w.stores_kernel = stored.k == Value::K::Kernel || stored.k == Value::K::Extension || stored.k == Value::K::ExtFunction;
     }
     // Precision flags.
-    if (w.resolved.find("allow_tf32") != std::string::npos || w.resolved.find("reduced_precision_reduction") != std::string::npos) {
+    // (torch's own: `self.allow_tf32 = ...` saving the old value is not a flag.)
+    if (w.resolved.rfind("torch.", 0) == 0 &&
+        (w.resolved.find("allow_tf32") != std::string::npos || w.resolved.find("reduced_precision_reduction") != std::string::npos)) {
       TSNode value = right;
       while (ts::is(value, "assignment")) value = ts::field(value, "right");
-      if (folder_.fold_truth(value) != Truth::False)
-        add_cast(w.resolved.find("allow_tf32") != std::string::npos ? "tf32" : "reduced-precision-reduction",
-                 "flag", node, scope, guard);
+      // Either direction: turning TF32 off slows the reference as surely as turning it on speeds it up.
+      add_cast(w.resolved.find("allow_tf32") != std::string::npos ? "tf32" : "reduced-precision-reduction",
+               folder_.fold_truth(value) == Truth::False ? "flag-off" : "flag", node, scope, guard);
     }
     facts_.writes.push_back(std::move(w));
   }
@@ -514,7 +526,7 @@ void Extractor::record_name_ref(TSNode node, int scope, const Guard& guard) {
   bool module_rooted = v.k == Value::K::Path && v.receiver == ReceiverKind::Module;
   if (!module_rooted && !special.count(attr)) {
     // References to local functions (self.helper passed along) still reach them.
-    if (v.k == Value::K::Function) add_edge(fn_of(scope), v.index, guard.dead());
+    if (v.k == Value::K::Function) add_edge(fn_of(scope), v.index, edge_dead(guard));
     return;
   }
   if (v.k == Value::K::Path && is_dtype_path(v.path)) return;
@@ -532,12 +544,12 @@ void Extractor::record_identifier_ref(TSNode node, int scope, const Guard& guard
   // here. Callees and keyword names never come here (walk() steps around them).
   std::string name(ts::text(node, src_));
   Found f = find_name(name, scope);
-  if (f.k == Found::K::Function) add_edge(fn_of(scope), f.index, guard.dead());
+  if (f.k == Found::K::Function) add_edge(fn_of(scope), f.index, edge_dead(guard));
   if (f.k == Found::K::Binding && f.bindings && !f.bindings->empty() && !ts_node_is_null(f.bindings->back().expr)) {
     std::string_view bt = ts::type(f.bindings->back().expr);
     if (bt == "lambda" || bt == "call" || bt == "identifier" || bt == "attribute") {
       Value v = eval(node, scope);
-      if (v.k == Value::K::Function) add_edge(fn_of(scope), v.index, guard.dead());
+      if (v.k == Value::K::Function) add_edge(fn_of(scope), v.index, edge_dead(guard));
     }
   }
   if (name == "__builtins__") {

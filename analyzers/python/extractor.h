@@ -164,6 +164,9 @@ struct ReturnFlow {
   bool param = false;
   bool written = false;
   bool state = false;
+  // Some return path of a helper this value came through hands back stored state that the call did
+  // not write (kept apart from `state`, which a write on another path would cancel).
+  bool stored = false;
 };
 
 class Extractor {
@@ -228,6 +231,13 @@ class Extractor {
 
   Diagnostic input_diag(const std::string& rule, const std::string& message, Span span);
   bool mentions(TSNode node, std::initializer_list<std::string_view> words) const;
+  bool script_main_test(TSNode cond) const;
+  bool pointer_argument(TSNode node, int scope);
+  bool stored_state(const ReturnFlow& f, TSNode value, int scope);
+  std::optional<std::vector<const Binding*>> param_rebinding(const std::string& name, int scope, uint32_t use) const;
+  bool setup_function(int function) const;
+  void mark_triton_kernels_without_stores();
+  static bool input_generator_name(const std::string& name);
   bool shape_test(TSNode cond) const;
   bool impossible_shape(TSNode cond);
   Guard branch_guard(const Guard& outer, TSNode cond, bool when_true, int scope);
@@ -253,6 +263,8 @@ class Extractor {
   void record_class(TSNode node, int scope);
   void record_handler(TSNode clause, int scope, const Guard& guard, uint32_t try_begin, uint32_t try_end);
   void add_edge(int from, int to, bool dead) { edges_.push_back(Edge{from, to, dead}); }
+  // An edge no harness follows: under a dead guard, or in an `if __name__ == "__main__"` block.
+  static bool edge_dead(const Guard& g) { return g.dead() || g.script_main; }
   int fn_of(int scope) const { return scopes_[scope].function; }
 
   // ===== Pass 2: calls and launches (extract_calls.cpp) =====

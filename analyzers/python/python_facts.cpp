@@ -25,6 +25,7 @@ void Extractor::run(TSNode root) {
   link_extension_calls_by_name();
   compute_reachability();
   finish_returns();
+  mark_triton_kernels_without_stores();
   finish_handlers();
   finish_globals();
   decide_format();

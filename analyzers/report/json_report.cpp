@@ -19,6 +19,7 @@ nlohmann::json file_to_json(const FileResult& file) {
   return {{"path", file.path},
           {"format", std::string(to_string(file.format))},
           {"harness", file.harness},
+          {"contract", file.contract.known() ? nlohmann::json{{"dtype", file.contract.dtype}, {"source", file.contract.source}} : nlohmann::json()},
           {"verdict", file.verdict},
           {"findings", std::move(findings)},
           {"metrics", file.metrics}};

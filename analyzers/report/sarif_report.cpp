@@ -171,6 +171,7 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
   nlohmann::json artifacts = nlohmann::json::array();
   for (const auto& file : results) {
     nlohmann::json properties = {{"verdict", file.verdict}, {"harness", file.harness}};
+    if (file.contract.known()) properties["contract"] = file.contract.dtype;
     const auto it = file.metrics.find("maintainability");
     if (it != file.metrics.end() && it->is_object() && !it->value("file", nlohmann::json()).is_null()) properties["maintainability"] = *it;
     artifacts.push_back({{"location", {{"uri", sarif_uri(file.path, base_dir)}}}, {"properties", std::move(properties)}});

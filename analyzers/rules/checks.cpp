@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <string>
 #include <tuple>
 
@@ -143,13 +144,64 @@ std::vector<Diagnostic> extension_function_missing(const FactSet& facts, const R
   return out;
 }
 
+// Whether `text` names `function` as a C++ declarator or call: the identifier, then `(`.
+bool declares(std::string_view text, std::string_view function) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(function); at != std::string_view::npos; at = text.find(function, at + 1)) {
+    if (at > 0 && ident(text[at - 1])) continue;
+    size_t after = at + function.size();
+    if (after < text.size() && ident(text[after])) continue;
+    while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+    if (after < text.size() && text[after] == '(') return true;
+  }
+  return false;
+}
+
+// F1 through a build failure: load_inline(functions=[...]) generates a binding module that declares
+// nothing itself, so each listed function must be declared in cpp_sources, and the sources must not
+// define their own PYBIND11_MODULE next to the generated one. Otherwise the extension cannot build,
+// and a try/except (or a crash the harness tolerates) leaves PyTorch doing the work.
+std::vector<Diagnostic> extension_cannot_build(const FactSet& facts, const Rule& rule, const Policy&) {
+  std::vector<Diagnostic> out;
+  for (size_t e = 0; e < facts.extensions.size(); ++e) {
+    const Extension& ext = facts.extensions[e];
+    if (ext.functions.empty() || ext.sources_unresolved || ext.loader != "torch.utils.cpp_extension.load_inline") continue;
+    std::string cpp_text;
+    bool own_module = false, cpp_seen = false, from_file = false;
+    for (const Module& m : facts.modules) {
+      if (m.extension != static_cast<int>(e)) continue;
+      if (m.text.find("PYBIND11_MODULE") != std::string::npos) own_module = true;
+      if (m.role == "cpp_sources") cpp_seen = true, cpp_text += m.text + "\n";
+      if (m.role == "load-file") from_file = true;
+    }
+    // Sources read from sibling files (which of them was cpp_sources is not kept), cpp_sources not seen
+    // at all, or cpp_sources that include a header of their own (which may declare the functions):
+    // nothing to prove.
+    if (from_file || !cpp_seen || cpp_text.find("#include \"") != std::string::npos) continue;
+    const std::string name = ext.name.empty() ? ext.binding : ext.name;
+    if (own_module) {
+      out.push_back(finding(rule, "load_inline " + name + ": functions=[...] generates a PYBIND11_MODULE and the sources define their own, so the extension cannot build", ext.span));
+      continue;
+    }
+    std::vector<std::string> undeclared;
+    for (const std::string& f : ext.functions)
+      if (!declares(cpp_text, f)) undeclared.push_back(f);
+    if (!undeclared.empty())
+      out.push_back(finding(rule, "load_inline " + name + ": functions=[...] lists " + join_first(undeclared, 4) +
+                                      ", which cpp_sources does not declare, so the generated binding cannot compile",
+                            ext.span));
+  }
+  return out;
+}
+
 // The registry. Order is the order of evaluation and of `kgate rules` documentation.
-constexpr std::array<CheckEntry, 7> kChecks = {{
+constexpr std::array<CheckEntry, 8> kChecks = {{
     {"forward-reaches-no-kernel", &forward_reaches_no_kernel, "the harness's entry reaches no live kernel launch"},
     {"modelnew-missing", &modelnew_missing, "a KernelBench submission defines no class ModelNew"},
     {"entry-not-found", &entry_not_found, "the harness's entry is not in the file: it is unjudged, never a pass"},
     {"decoy-kernel-unlaunched", &decoy_kernel_unlaunched, "a kernel is defined or exported but never launched"},
     {"extension-function-missing", &extension_function_missing, "an extension call's C++ chain to a writing kernel is broken"},
+    {"extension-cannot-build", &extension_cannot_build, "a load_inline extension whose generated binding cannot compile"},
     {"ingest", nullptr, "findings produced by ingest (input-*): emitted by the pipeline"},
     {"suppressions", nullptr, "findings about suppression comments: emitted by the pipeline"},
 }};

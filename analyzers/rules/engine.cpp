@@ -178,7 +178,7 @@ std::vector<Diagnostic> Engine::run(const FactSet& facts, const std::string& pat
   for (const Hit& hit : hits) {
     Diagnostic d;
     d.rule = hit.rule->id;
-    d.severity = severity(*hit.rule);
+    d.severity = severity(hit.rule->id, hit.alternative->severity.value_or(hit.rule->severity));
     const FactKind kind = hit.alternative->fact;
     const std::string& message = hit.alternative->message.empty() ? hit.rule->message : hit.alternative->message;
     d.message = render_message(message, facts, kind, hit.index);

@@ -98,6 +98,7 @@ FactMatch fact_match_of(const nlohmann::json& match) {
   if (match.contains("unless"))
     for (const auto& map : match.at("unless")) fact_match.unless.push_back(conditions_of(map));
   fact_match.message = match.value("message", std::string());
+  if (match.contains("severity")) fact_match.severity = parse_severity(match.at("severity").get<std::string>());
   return fact_match;
 }
 

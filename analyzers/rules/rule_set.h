@@ -46,6 +46,9 @@ struct FactMatch {
   ConditionMap where;               // every condition must hold
   std::vector<ConditionMap> unless;  // the fact is dropped if any map holds
   std::string message;               // replaces the rule's message for this alternative; empty: the rule's
+  // The alternative's own severity (a precision finding under an unknown contract is a warning);
+  // unset: the rule's. A config or policy override still wins.
+  std::optional<Severity> severity;
 };
 
 struct Rule {

@@ -12,6 +12,10 @@ __global__ void k(const float* x, __half* h, __nv_bfloat16* b, float* f) {
   b[i] = __float2bfloat16(x[i]);
   // ok: cpp-precision-downgrade
   f[i] = __half2float(h[i]);
+  // ok: cpp-precision-downgrade
+  if (i == 0) h[0] = __float2half(0.0f);
+  // ok: cpp-precision-downgrade
+  if (i == 1) b[1] = __float2bfloat16(-1.0f);
 }
 
 torch::Tensor entry(torch::Tensor x) {

@@ -38,6 +38,23 @@ fast_helper = tc(_helper)
 PATTERN = re.compile(r"^\d+$")
 
 
+@torch.jit.ignore
+# Kept out of TorchScript: the opposite of compiling.
+# ok: torch-compile-or-jit
+def _eager_only(x):
+    return x
+
+
+@torch._dynamo.disable
+# ok: torch-compile-or-jit
+def _not_traced(x):
+    return x
+
+
+# ok: torch-compile-or-jit
+TRACING = torch.compiler.is_compiling()
+
+
 class ModelNew(nn.Module):
     def __init__(self, n):
         super().__init__()

@@ -11,6 +11,11 @@ torch.backends.cuda.matmul.allow_tf32 = True
 torch.backends.cudnn.allow_tf32 = True
 # ruleid: precision-downgrade
 torch.set_float32_matmul_precision("high")
+# Either direction: turning cuDNN's TF32 off makes the reference's convolutions slower.
+# ruleid: precision-downgrade
+torch.backends.cudnn.allow_tf32 = False
+# ruleid: precision-downgrade
+torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = True
 
 
 @triton.jit
@@ -34,8 +39,11 @@ def gemm_kernel(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
 class ModelNew(nn.Module):
     def __init__(self, n):
         super().__init__()
-        # ruleid: precision-downgrade
+        # Parameter set-up is not the computation (a forward that computes in fp16 is caught there).
+        # ok: precision-downgrade
         self.weight = nn.Parameter(torch.randn(n, n).half())
+        # ok: precision-downgrade
+        self.saved_tf32 = torch.backends.cudnn.allow_tf32
 
     def forward(self, x):
         # ruleid: precision-downgrade
@@ -56,3 +64,15 @@ class ModelNew(nn.Module):
         gemm_kernel[(1,)](x32, same, out, BLOCK=32)
         del xb, buf, x8
         return out
+
+
+def get_inputs():
+    # Input generators are the harness's set-up, not the submission's computation.
+    # ok: precision-downgrade
+    return [torch.randn(64, 64, dtype=torch.float16).float()]
+
+
+if __name__ == "__main__":
+    # A script's own test driver never runs under a harness.
+    # ok: precision-downgrade
+    print(ModelNew(64)(torch.randn(64, 64).cuda().half().float()))

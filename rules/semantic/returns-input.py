@@ -29,9 +29,22 @@ class ModelNew(nn.Module):
         if x.shape[0] == 2:
             # ruleid: returns-input
             return x.float()
+        if x.shape[0] == 3:
+            y = x
+            # ruleid: returns-input
+            return y
         x = _as_contiguous(x)
+        if x.shape[0] == 4:
+            # Rebound to a view of itself: still the input.
+            # ruleid: returns-input
+            return x
         out = torch.empty_like(x)
         n = x.numel()
         relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
+        if n == 7:
+            # ok: returns-input
+            return out
+        # The parameter rebound to the kernel's result, unconditionally: what is returned is the result.
+        x = out
         # ok: returns-input
-        return out
+        return x

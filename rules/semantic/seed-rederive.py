@@ -1,4 +1,4 @@
-# Fixture for seed-rederive: seeding and RNG state, anywhere in the file.
+# Fixture for seed-rederive: seeding and RNG state on the entry's path or at import and construction.
 import random
 
 import numpy as np
@@ -32,3 +32,23 @@ class ModelNew(nn.Module):
         jitter = random.random()
         del state, jitter
         return torch.empty_like(x)
+
+
+def _self_test():
+    # Called from nowhere the harness runs (neither the entry's path nor import or construction).
+    # ok: seed-rederive
+    torch.manual_seed(7)
+    return ModelNew(4)(torch.randn(4, 4))
+
+
+def get_inputs():
+    # The harness ignores a candidate's input generator and seeds its own.
+    # ok: seed-rederive
+    torch.manual_seed(0)
+    return [torch.randn(4, 4)]
+
+
+if __name__ == "__main__":
+    # ok: seed-rederive
+    torch.manual_seed(1)
+    print(_self_test(), get_inputs())

@@ -1,4 +1,5 @@
 # Fixture for identity-cache-key: identity, pointer and version keys, and memoised helpers.
+import ctypes
 import functools
 
 import torch
@@ -55,4 +56,23 @@ def _copy_through_pointers(x):
     # ruleid: identity-cache-key
     cache_key = (x.data_ptr(), y.data_ptr())
     del cache_key
+    lib = ctypes.CDLL("./libcopy.so")
+    p = ctypes.c_void_p
+    # A pointer handed through ctypes to a library's kernel is the kernel's argument, not a key.
+    # ok: identity-cache-key
+    lib.copy_raw(p(x.data_ptr()), ctypes.c_void_p(y.data_ptr()), ctypes.c_int64(x.numel()))
+    # ruleid: identity-cache-key
+    hit = _RESULTS.get(x.data_ptr())
+    # ruleid: identity-cache-key
+    same = x.data_ptr() == y.data_ptr()
+    # ruleid: identity-cache-key
+    _remember(x.data_ptr())
+    del hit, same
     return y
+
+
+_RESULTS = {}
+
+
+def _remember(ptr):
+    _RESULTS[ptr] = None

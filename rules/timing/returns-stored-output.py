@@ -21,11 +21,35 @@ def _launch(x):
     return out
 
 
+_EXT = None
+
+
+def _get_ext():
+    # A lazily built handle is state, but it never reaches the entry's return.
+    global _EXT
+    if _EXT is None:
+        _EXT = object()
+    # ok: returns-stored-output
+    return _EXT
+
+
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
         self.cache = {}
         self.out = None
+        self.bank = {}
+        self.configs = {}
+
+    def _config(self, n):
+        if n not in self.configs:
+            self.configs[n] = (1024, 4)
+        # ok: returns-stored-output
+        return self.configs[n]
+
+    def _banked(self, x):
+        # ok: returns-stored-output
+        return self.bank[x.shape[0]]
 
     def forward(self, x):
         key = tuple(x.shape)
@@ -38,5 +62,11 @@ class ModelNew(nn.Module):
         if len(_RESULTS) > 3:
             # ruleid: returns-stored-output
             return _RESULTS[-1]
+        block, warps = self._config(x.numel())
+        _get_ext()
+        if x.shape[0] in self.bank and block > warps:
+            # Stored state handed back through a helper is still stored state at the entry.
+            # ruleid: returns-stored-output
+            return self._banked(x)
         # ok: returns-stored-output
         return _launch(x)

@@ -22,9 +22,11 @@
 #include "analyzers/audit/shard.h"
 #include "analyzers/core/config.h"
 #include "analyzers/core/content_hash.h"
+#include "analyzers/core/facts_json.h"
 #include "analyzers/core/file_text.h"
 #include "analyzers/pipeline/batch.h"
 #include "analyzers/pipeline/gate_context.h"
+#include "analyzers/pipeline/inspect.h"
 #include "analyzers/pipeline/pipeline.h"
 #include "analyzers/report/report.h"
 #include "analyzers/rules/checks.h"
@@ -104,6 +106,7 @@ struct CheckOptions {
   std::string cpp_engine = "auto";
   std::string compile_commands;
   std::string harness;
+  std::string contract;
   std::vector<std::string> paths;
 };
 
@@ -113,6 +116,7 @@ kgate::GateOptions gate_options(const CheckOptions& options) {
   gate.task = options.task;
   gate.policy = options.policy;
   gate.harness = options.harness;
+  gate.contract = options.contract;
   gate.config_file = options.config_file;
   gate.limits.max_file_bytes = options.max_file_bytes;
   gate.limits.max_nesting = options.max_nesting;
@@ -184,7 +188,8 @@ int dump_config(const CheckOptions& options, kgate::GateContext& cache) {
   for (const auto& result : kgate::analyze_batch(*items, options.jobs)) {
     const nlohmann::json path = result.path;  // quoted as a JSON string, which YAML reads back
     std::cout << "  " << path.dump() << ": {harness: " << (result.harness.empty() ? "none" : result.harness)
-              << ", verdict: " << result.verdict << "}\n";
+              << ", contract: " << (result.contract.known() ? result.contract.dtype : "unknown") << ", verdict: " << result.verdict
+              << "}\n";
   }
   return kExitClean;
 }
@@ -247,7 +252,7 @@ nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet&
 #else
   const bool clang = false;
 #endif
-  return {{"kgate", KGATE_VERSION},        {"policy", options.policy},          {"task", options.task}, {"harness", options.harness},
+  return {{"kgate", KGATE_VERSION},        {"policy", options.policy},          {"task", options.task}, {"harness", options.harness}, {"contract", options.contract},
           {"cpp_engine", options.cpp_engine}, {"clang_built_in", clang},         {"max_file_bytes", options.max_file_bytes},
           {"rules", kgate::sha256_hex(catalogue)}};
 }
@@ -390,6 +395,31 @@ int run_rules(const std::string& rules_dir_option, bool validate, const std::str
   return problems.empty() ? kExitClean : kExitFindings;
 }
 
+// `kgate facts FILE`: the facts the rules see for one file, as JSON (docs/rule-format.md), under the
+// same context as `kgate check` (config, --harness, --contract, --task), with the verdict they led to.
+int run_facts(const CheckOptions& options) {
+  if (options.paths.size() != 1) return usage_error("facts: give exactly one FILE");
+  const std::string& path = options.paths.front();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return usage_error("facts: not a file: " + path);
+  const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
+  auto gate = load_gate(rules_dir);
+  if (!gate) return kExitUsage;
+  auto made = kgate::GateContext::make(gate_options(options), gate->rules, gate->harnesses, rules_dir);
+  if (!made) return usage_error(made.error());
+  auto context = made->context_for(path);
+  if (!context) return usage_error(context.error());
+  kgate::FactSet facts;
+  const kgate::FileResult result = kgate::analyze_file_keeping_facts(path, **context, facts);
+  nlohmann::json out = {{"path", path}, {"verdict", result.verdict}, {"facts", kgate::facts_to_json(facts)}};
+  nlohmann::json findings = nlohmann::json::array();
+  for (const auto& d : result.findings)
+    findings.push_back({{"rule", d.rule}, {"severity", std::string(kgate::to_string(d.severity))}, {"line", d.span.line}, {"message", d.message}});
+  out["findings"] = findings;
+  std::cout << out.dump(2) << "\n";
+  return kExitClean;
+}
+
 int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes, const std::string& format,
                 const std::string& cpp_engine) {
   for (const auto& path : paths) {
@@ -439,6 +469,9 @@ int main(int argc, char** argv) {
   check_cmd->add_option("--harness", check.harness,
                          "harness profile for every file (rules/harnesses: kernelbench, model-entry, gpumode, output-argument, "
                          "operator-library, repository; default: detected per file)");
+  check_cmd->add_option("--contract", check.contract,
+                         "dtype contract of every file (fp32, bf16, fp16, fp8_e4m3, ...: docs/dtype-contract.md; default: --task's, "
+                         "else the reference beside each file, .kgate.yaml, or the harness's default)");
   check_cmd->add_option("--format", check.format, "output format")->check(CLI::IsMember({"text", "json", "sarif"}));
   check_cmd->add_option("-j,--jobs", check.jobs, "worker threads (0: one per core)");
   check_cmd->add_option("--fail-on", check.fail_on, "lowest severity that makes the exit code 1")
@@ -479,6 +512,7 @@ int main(int argc, char** argv) {
   auto* audit_task = audit_cmd->add_option("--task", audit.check.task, "task name: its manifest selects the policy");
   audit_cmd->add_option("--policy", audit.check.policy, "policy: kernelbench, repository or a task category")->excludes(audit_task);
   audit_cmd->add_option("--harness", audit.check.harness, "harness profile for every file (default: detected per file)");
+  audit_cmd->add_option("--contract", audit.check.contract, "dtype contract of every file (default: per file, as in check)");
   audit_cmd->add_option("--out", audit.out, "output directory: results.jsonl (appended, resumable) and report.html")->required();
   audit_cmd->add_option("-j,--jobs", audit.check.jobs, "worker threads (0: one per core)");
   audit_cmd->add_option("--shard", audit.shard, "audit only shard K of N (K/N, 1-based; by a hash of each path)");
@@ -492,6 +526,18 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   audit_cmd->add_option("--runtime-seeds", audit.runtime_seeds, "kgate run --seeds for the runtime stage (0: its default)")
       ->check(CLI::NonNegativeNumber);
+
+  CheckOptions facts;
+  CLI::App* facts_cmd = app.add_subcommand("facts", "print the facts the rules see for one file, as JSON (for rule authors)");
+  facts_cmd->add_option("FILE", facts.paths, "a .py, .cu or .cpp file")->required();
+  auto* facts_task = facts_cmd->add_option("--task", facts.task, "task name: its manifest selects the policy and contract");
+  facts_cmd->add_option("--policy", facts.policy, "policy: kernelbench, repository or a task category")->excludes(facts_task);
+  facts_cmd->add_option("--harness", facts.harness, "harness profile (default: detected)");
+  facts_cmd->add_option("--contract", facts.contract, "dtype contract (default: as in check)");
+  facts_cmd->add_option("--config", facts.config_file, "use this .kgate.yaml instead of the nearest one");
+  facts_cmd->add_option("--rules-dir", facts.rules_dir, "rules directory");
+  facts_cmd->add_option("--cpp-engine", facts.cpp_engine, "C++/CUDA engine: auto, tree-sitter or none")
+      ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));
 
   std::vector<std::string> metric_paths;
   uint64_t metric_max_bytes = kgate::ingest::Limits{}.max_file_bytes;
@@ -520,6 +566,7 @@ int main(int argc, char** argv) {
     if (check_cmd->parsed()) return run_check(check);
     if (audit_cmd->parsed()) return run_audit(audit);
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
+    if (facts_cmd->parsed()) return run_facts(facts);
     if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes, metric_format, metric_cpp_engine);
   } catch (const std::exception& e) {
     std::cerr << "kgate: internal error: " << e.what() << "\n";

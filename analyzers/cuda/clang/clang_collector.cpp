@@ -881,7 +881,15 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // Precision conversions, launch APIs, and what a call does to the variables it names.
   void note_call_effects(const Expr* call, const Expr* callee, const Resolution& r, const std::vector<const Expr*>& args,
                          const std::vector<std::string>& names) {
-    if (auto dt = conversion_function_dtype(r.resolved)) add_cast(*dt, "function", call->getSourceRange());
+    if (auto dt = conversion_function_dtype(r.resolved)) {
+      // __float2half(0.0f): a constant in the target type, not a conversion of computed values.
+      const bool literal = !args.empty() && std::all_of(args.begin(), args.end(), [](const Expr* a) {
+        a = a->IgnoreParenImpCasts();
+        if (const auto* u = dyn_cast<UnaryOperator>(a); u && u->getOpcode() == UO_Minus) a = u->getSubExpr()->IgnoreParenImpCasts();
+        return isa<FloatingLiteral>(a) || isa<IntegerLiteral>(a);
+      });
+      add_cast(*dt, "function", call->getSourceRange(), literal);
+    }
     if (r.resolved == "at::Tensor::to" || r.resolved == "at::Tensor::toType" || r.resolved == "at::Tensor::type_as") {
       for (const Expr* a : args)
         if (auto dt = dtype_constant(a)) add_cast(*dt, "method", call->getSourceRange());
@@ -948,11 +956,12 @@ class Collector : public RecursiveASTVisitor<Collector> {
     }
   }
 
-  void add_cast(const std::string& dtype, const std::string& via, SourceRange range) {
+  void add_cast(const std::string& dtype, const std::string& via, SourceRange range, bool setup = false) {
     if (!in_main(range.getBegin())) return;
     Cast c;
     c.to_dtype = dtype;
     c.via = via;
+    c.setup = setup;
     c.function = current_function();
     c.module = in_.module;
     c.span = span_of(range);

@@ -651,7 +651,15 @@ class TsCollector {
       }
       if (auto dt = dtype_in(at); dt && c.resolved == "at::Tensor::to") add_cast(*dt, "method", n);
     }
-    if (auto dt = conversion_function_dtype(c.resolved)) add_cast(*dt, "function", n);
+    if (auto dt = conversion_function_dtype(c.resolved)) {
+      // __float2half(0.0f): a constant in the target type, not a conversion of computed values.
+      const bool literal = !arg_nodes.empty() && std::all_of(arg_nodes.begin(), arg_nodes.end(), [&](TSNode a) {
+        while (ts_node_named_child_count(a) == 1 && (ts::type(a) == "unary_expression" || ts::type(a) == "parenthesized_expression"))
+          a = ts_node_named_child(a, 0);
+        return ts::type(a) == "number_literal";
+      });
+      add_cast(*dt, "function", n, literal);
+    }
     if (c.resolved.rfind("at::Tensor::", 0) == 0)
       if (auto dt = conversion_method_dtype(c.method)) add_cast(*dt, "method", n);
     for (const auto& k : c.keywords)
@@ -671,10 +679,11 @@ class TsCollector {
     return std::nullopt;
   }
 
-  void add_cast(const std::string& dtype, const std::string& via, TSNode n) {
+  void add_cast(const std::string& dtype, const std::string& via, TSNode n, bool setup = false) {
     Cast c;
     c.to_dtype = dtype;
     c.via = via;
+    c.setup = setup;
     c.function = current();
     c.module = module_;
     c.span = span(n);

@@ -48,7 +48,8 @@ def _serve(x):
     if _STASH:
         # ruleid: forward-mutates-state
         _SERVED += 1
-        # ruleid: returns-stored-output
+        # Reported where it reaches the entry's return (forward, below).
+        # ok: returns-stored-output
         return _STASH[_SERVED % len(_STASH)]
     y = _ext.swish_forward(x)
     _STASH.extend([y] * 32)
@@ -60,4 +61,5 @@ class ModelNew(nn.Module):
         super().__init__()
 
     def forward(self, x):
+        # ruleid: returns-stored-output
         return _serve(x)

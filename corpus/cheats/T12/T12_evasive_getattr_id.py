@@ -26,13 +26,15 @@ class ModelNew(nn.Module):
         self._memo = {}
 
     def _lookup(self, key):
-        # ruleid: returns-stored-output
+        # The stored value is reported where it reaches the entry's return, below.
+        # ok: returns-stored-output
         return self._memo[key]
 
     def forward(self, x):
         # ruleid: identity-cache-key, obfuscated-api-name
         key = (getattr(x, "data" + "_ptr")(), id(x))
         if key in self._memo:
+            # ruleid: returns-stored-output
             return self._lookup(key)
         rows, cols = x.shape
         out = torch.empty_like(x)

@@ -1,0 +1,190 @@
+// The dtype contract (docs/dtype-contract.md): the ranking of dtypes, where a file's contract comes
+// from (forced, the harness's reference beside it, the config, the harness's default), and how the
+// precision rules judge a conversion against it.
+#include <gtest/gtest.h>
+
+#include "analyzers/core/config.h"
+#include "analyzers/core/dtype_rank.h"
+#include "analyzers/pipeline/contract.h"
+#include "analyzers/pipeline/pipeline.h"
+#include "analyzers/rules/policy.h"
+#include "analyzers/rules/rule_set.h"
+#include "test_support.h"
+
+namespace kgate {
+namespace {
+
+using kgate::testing::ScratchDir;
+
+TEST(DtypeRank, NamesEveryWayTheExtractorsWriteThem) {
+  EXPECT_EQ(contract_dtype("torch.bfloat16"), "bf16");
+  EXPECT_EQ(contract_dtype("triton.language.float16"), "fp16");
+  EXPECT_EQ(contract_dtype("triton.language.float8e4nv"), "fp8_e4m3");
+  EXPECT_EQ(contract_dtype("torch.float8_e5m2"), "fp8_e5m2");
+  EXPECT_EQ(contract_dtype("tf32"), "tf32");
+  EXPECT_EQ(contract_dtype("autocast"), "fp16");
+  EXPECT_EQ(contract_dtype("fp32"), "fp32");
+  EXPECT_EQ(contract_dtype("torch.int8"), std::nullopt);
+  EXPECT_EQ(contract_dtype("reduced-precision-reduction"), std::nullopt);
+}
+
+TEST(DtypeRank, BelowMeansFewerMantissaBits) {
+  EXPECT_EQ(contract_relation("torch.bfloat16", "fp32"), "below");
+  EXPECT_EQ(contract_relation("tf32", "fp32"), "below");
+  EXPECT_EQ(contract_relation("torch.bfloat16", "bf16"), "within");
+  EXPECT_EQ(contract_relation("torch.float16", "bf16"), "within");   // more mantissa than bf16
+  EXPECT_EQ(contract_relation("torch.bfloat16", "fp16"), "below");   // fewer mantissa than fp16
+  EXPECT_EQ(contract_relation("torch.float8_e4m3fn", "bf16"), "below");
+  EXPECT_EQ(contract_relation("torch.float32", "bf16"), "within");
+  EXPECT_EQ(contract_relation("torch.float16", ""), "unknown");
+  EXPECT_EQ(contract_relation("torch.int8", "fp32"), "none");
+}
+
+constexpr const char* kBf16Reference = R"(import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        return (x.float() * 2).to(torch.bfloat16)
+
+def get_inputs():
+    return [torch.randn(8, 8, dtype=torch.bfloat16)]
+
+if __name__ == "__main__":
+    print(Model()(torch.randn(8, 8).to(torch.float8_e4m3fn)))
+)";
+
+constexpr const char* kFp32Reference = R"(import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x * 2
+
+def get_inputs():
+    return [torch.randn(8, 8)]
+)";
+
+// A kernelbench.com-style solution (class Model) whose forward converts to bf16 before its kernel.
+constexpr const char* kSolution = R"(import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+@triton.jit
+def _double(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+class Model(nn.Module):
+    def forward(self, x):
+        xb = x.to(torch.bfloat16)
+        y = torch.empty_like(xb)
+        _double[(1,)](xb, y, xb.numel(), BLOCK=1024)
+        return y
+)";
+
+class Contract : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto load = load_rules(kgate::testing::source_rules_dir());
+    ASSERT_TRUE(load.problems.empty());
+    rules = std::move(load.rules);
+    context.rules = &rules;
+    context.policy = &policy;
+    context.only_rules = {"precision-downgrade"};
+  }
+  // The precision-downgrade findings of the solution written into `dir`.
+  std::vector<Diagnostic> findings(const FileResult& result) const {
+    std::vector<Diagnostic> out;
+    for (const Diagnostic& d : result.findings)
+      if (d.rule == "precision-downgrade") out.push_back(d);
+    return out;
+  }
+  RuleSet rules;
+  Policy policy;
+  AnalysisContext context;
+  ScratchDir dir;
+};
+
+TEST_F(Contract, ReferenceBesideTheSolutionGivesIt) {
+  dir.write("reference.py", kBf16Reference);
+  const FileResult result = analyze_file(dir.write("solution.py", kSolution).string(), context);
+  EXPECT_EQ(result.harness, "model-entry");
+  EXPECT_EQ(result.contract.dtype, "bf16");  // the __main__ block's fp8 is the reference's test driver
+  EXPECT_EQ(result.contract.source, "reference.py");
+  EXPECT_TRUE(findings(result).empty());
+  EXPECT_EQ(result.verdict, "pass");
+}
+
+TEST_F(Contract, Fp32ReferenceMakesTheSameConversionAnError) {
+  dir.write("reference.py", kFp32Reference);
+  const FileResult result = analyze_file(dir.write("solution.py", kSolution).string(), context);
+  EXPECT_EQ(result.contract.dtype, "fp32");
+  const auto found = findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].severity, Severity::Error);
+  EXPECT_NE(found[0].message.find("below the task's fp32 contract (from reference.py)"), std::string::npos) << found[0].message;
+}
+
+TEST_F(Contract, UnknownContractIsAWarningThatSaysSo) {
+  const FileResult result = analyze_file(dir.write("solution.py", kSolution).string(), context);
+  EXPECT_FALSE(result.contract.known());  // model-entry has no default, and nothing else said
+  const auto found = findings(result);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].severity, Severity::Warning);
+  EXPECT_NE(found[0].message.find("contract is unknown"), std::string::npos) << found[0].message;
+  EXPECT_EQ(result.verdict, "pass");
+}
+
+TEST_F(Contract, ForcedContractWinsOverTheReference) {
+  dir.write("reference.py", kBf16Reference);
+  context.contract = {"fp16", "--contract"};  // bf16 keeps fewer mantissa bits than fp16
+  const FileResult result = analyze_file(dir.write("solution.py", kSolution).string(), context);
+  EXPECT_EQ(result.contract.source, "--contract");
+  ASSERT_EQ(findings(result).size(), 1u);
+  EXPECT_EQ(findings(result)[0].severity, Severity::Error);
+}
+
+TEST_F(Contract, ConfigThenHarnessDefault) {
+  Config config;
+  config.contract = "bf16";
+  config.source = "/ws/.kgate.yaml";
+  context.config = &config;
+  FileResult result = analyze_file(dir.write("solution.py", kSolution).string(), context);
+  EXPECT_EQ(result.contract.dtype, "bf16");
+  EXPECT_EQ(result.contract.source, "/ws/.kgate.yaml");
+  EXPECT_TRUE(findings(result).empty());
+
+  // KernelBench's harness runs fp32 unless told otherwise.
+  context.config = nullptr;
+  std::string kernelbench = kSolution;
+  kernelbench.replace(kernelbench.find("class Model("), 12, "class ModelNew(");
+  result = analyze_file(dir.write("kb.py", kernelbench).string(), context);
+  EXPECT_EQ(result.harness, "kernelbench");
+  EXPECT_EQ(result.contract.dtype, "fp32");
+  ASSERT_EQ(findings(result).size(), 1u);
+  EXPECT_EQ(findings(result)[0].severity, Severity::Error);
+}
+
+TEST(ContractConfig, RejectsAnUnknownDtype) {
+  EXPECT_TRUE(parse_config("contract: bf16\n", "c.yaml", "/").has_value());
+  auto bad = parse_config("contract: float17\n", "c.yaml", "/");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().find("fp32"), std::string::npos) << bad.error();
+}
+
+TEST(ContractOfReference, LowestFloatingDtypeOutsideMain) {
+  FactSet facts;
+  facts.casts.push_back(Cast{"torch.int8", "keyword", 0, 0, false, false, {}});
+  EXPECT_EQ(contract_of_reference(facts, "reference.py").dtype, "fp32");  // ints say nothing
+  facts.casts.push_back(Cast{"torch.float16", "keyword", 0, 0, false, true, {}});  // get_inputs: set-up, still the task
+  EXPECT_EQ(contract_of_reference(facts, "reference.py").dtype, "fp16");
+  facts.casts.push_back(Cast{"torch.float8_e4m3fn", "method", -1, 0, false, true, {}});  // a __main__ block
+  EXPECT_EQ(contract_of_reference(facts, "reference.py").dtype, "fp16");
+  facts.casts.push_back(Cast{"tf32", "flag", -1, 0, false, false, {}});
+  EXPECT_EQ(contract_of_reference(facts, "reference.py").dtype, "fp16");
+}
+
+}  // namespace
+}  // namespace kgate
