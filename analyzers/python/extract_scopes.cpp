@@ -208,7 +208,13 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
   } else if (t == "named_expression") {
     bind_target(ts::field(node, "name"), ts::field(node, "value"), scope, class_index);
   } else if (t == "for_statement" || t == "for_in_clause") {
-    bind_target(ts::field(node, "left"), TSNode{}, scope, class_index);
+    // `for layer in self.layers:` binds each element of a module container: calling `layer` is
+    // calling the container's children (record_call). Any other iterable binds to nothing we follow.
+    TSNode right = ts::field(node, "right");
+    const bool module_attr = ts::is(right, "attribute") && ts::is(ts::field(right, "object"), "identifier") &&
+                             !scopes_[scope].self_name.empty() && ts::text(ts::field(right, "object"), src_) == scopes_[scope].self_name;
+    bind_target(ts::field(node, "left"), module_attr && ts::is(ts::field(node, "left"), "identifier") ? right : TSNode{}, scope,
+                class_index);
   } else if (t == "as_pattern_target") {
     bind_target(ts::named_child(node, 0), TSNode{}, scope, class_index);
   } else if (t == "return_statement" && scopes_[scope].function >= 0 && ts::named_count(node) > 0) {

@@ -233,6 +233,8 @@ class Extractor {
   bool mentions(TSNode node, std::initializer_list<std::string_view> words) const;
   bool script_main_test(TSNode cond) const;
   bool pointer_argument(TSNode node, int scope);
+  static bool module_container(const std::string& path);
+  void container_children(TSNode fn, int scope, const Guard& guard, std::vector<std::string>& children);
   bool stored_state(const ReturnFlow& f, TSNode value, int scope);
   std::optional<std::vector<const Binding*>> param_rebinding(const std::string& name, int scope, uint32_t use) const;
   bool setup_function(int function) const;
