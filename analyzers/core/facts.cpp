@@ -246,8 +246,8 @@ Table cast_table() {
       {"setup", [](const FactSet& f, size_t i) { return b(f.casts[i].setup); }},
       // below | within | unknown (no contract) | none (not a floating dtype): analyzers/core/dtype_rank.h
       {"contract", [](const FactSet& f, size_t i) { return s(std::string(contract_relation(f.casts[i].to_dtype, f.contract.dtype))); }},
-      {"contract_dtype", [](const FactSet& f, size_t i) { return s(f.contract.known() ? f.contract.dtype : "unknown"); }},
-      {"contract_source", [](const FactSet& f, size_t i) { return s(f.contract.known() ? f.contract.source : "none"); }},
+      {"contract_dtype", [](const FactSet& f, size_t) { return s(f.contract.known() ? f.contract.dtype : "unknown"); }},
+      {"contract_source", [](const FactSet& f, size_t) { return s(f.contract.known() ? f.contract.source : "none"); }},
   };
 }
 

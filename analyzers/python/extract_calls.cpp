@@ -322,13 +322,12 @@ bool Extractor::pointer_argument(TSNode node, int scope) {
     if (key_builders.count(path)) return false;
     if (ts::is(fn, "attribute") && key_methods.count(std::string(ts::text(ts::field(fn, "attribute"), src_)))) return false;
     // int(p), ctypes.c_void_p(p) and numpy.uint64(p) only re-wrap the pointer: what receives the
-    // wrapper decides.
+    // wrapper decides. A name bound to a wrapper (`p = ctypes.c_void_p`) resolves to it as well.
     if (path == "builtins.int" || path.rfind("ctypes.c_", 0) == 0 || path == "ctypes.cast" || path == "numpy.uint64" ||
         path == "numpy.int64" || path == "numpy.uintp" || path == "numpy.intp") {
       at = call;
       continue;
     }
-    // A name bound to a ctypes wrapper (`p = ctypes.c_void_p`) resolves to it as well.
     return true;
   }
   return false;
