@@ -5,6 +5,7 @@
 #include "analyzers/core/task_manifest.h"
 
 #include <cstdlib>
+#include <optional>
 #include <system_error>
 
 namespace kgate {
@@ -37,43 +38,41 @@ Result<HarnessSet> load_harness_profiles(const fs::path& rules_dir) {
 
 // A task's contract: the strictest dtype its manifest runs (its code must hold at every one of them),
 // or, for a bare KernelBench problem file, what the file itself converts to.
-Result<DtypeContract> task_contract(const fs::path& tasks_dir, const std::string& spec) {
-  auto where = runtime::find_task(tasks_dir, spec);
-  if (!where) return Error{where.error()};
-  auto task = runtime::load_task(*where);
-  if (!task) return Error{task.error()};
-  if (task->manifest.empty()) {
+DtypeContract task_contract(const runtime::Task& task) {
+  if (task.manifest.empty()) {
     ReferenceContracts contracts;
-    DtypeContract found = contracts.of(task->reference, ingest::Limits{});
-    if (found.known()) found.source = "task " + task->name;
+    DtypeContract found = contracts.of(task.reference, ingest::Limits{});
+    if (found.known()) found.source = "task " + task.name;
     return found;
   }
   std::string strictest;
-  for (runtime::DType dtype : task->dtypes) {
+  for (runtime::DType dtype : task.dtypes) {
     const std::string name(runtime::dtype_name(dtype));
     if (mantissa_bits(name).value_or(-1) > mantissa_bits(strictest).value_or(-1)) strictest = name;
   }
-  return DtypeContract{strictest, "task " + task->name};
+  return DtypeContract{strictest, "task " + task.name};
 }
 
 Result<GateContext> GateContext::make(const GateOptions& options, const RuleSet& rules, const HarnessSet& harnesses,
                                       const fs::path& rules_dir) {
   GateContext context(options, rules, harnesses, rules_dir);
-  if (!options.policy.empty()) {
-    context.forced_policy_ = options.policy;
-  } else if (!options.task.empty()) {
-    auto policy = task_policy_name(rules_dir.parent_path() / "tasks", options.task);
-    if (!policy) return Error{"--task: " + policy.error()};
-    context.forced_policy_ = *policy;
+  // --task's manifest, read once: it gives the policy and the contract.
+  std::optional<runtime::Task> task;
+  if (!options.task.empty()) {
+    auto where = runtime::find_task(rules_dir.parent_path() / "tasks", options.task);
+    if (!where) return Error{"--task: " + where.error()};
+    auto loaded = runtime::load_task(*where);
+    if (!loaded) return Error{"--task: " + loaded.error()};
+    task = std::move(*loaded);
   }
+  if (!options.policy.empty()) context.forced_policy_ = options.policy;
+  else if (task) context.forced_policy_ = task->policy.category;
   if (!options.contract.empty()) {
     if (!mantissa_bits(options.contract))
       return Error{"--contract: unknown dtype '" + options.contract + "' (known: " + contract_dtype_names() + ")"};
     context.forced_contract_ = {options.contract, "--contract"};
-  } else if (!options.task.empty()) {
-    auto contract = task_contract(rules_dir.parent_path() / "tasks", options.task);
-    if (!contract) return Error{"--task: " + contract.error()};
-    context.forced_contract_ = *contract;
+  } else if (task) {
+    context.forced_contract_ = task_contract(*task);
   }
   if (!options.harness.empty() && options.harness != "auto" && !harnesses.find(options.harness)) {
     std::string known;

@@ -66,7 +66,7 @@ void Extractor::compute_reachability() {
 // get_init_inputs, GPU MODE's generate_input), constructors, and what they nest.
 bool Extractor::setup_function(int function) const {
   for (int f = function; f >= 0 && f < static_cast<int>(facts_.functions.size()); f = facts_.functions[f].parent)
-    if (facts_.functions[f].name == "__init__" || input_generator_name(facts_.functions[f].name)) return true;
+    if (facts_.functions[f].name == "__init__" || facts_.functions[f].input_generator) return true;
   return false;
 }
 
