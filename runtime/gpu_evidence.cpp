@@ -64,19 +64,33 @@ std::optional<Reason> check_timer_consistency(double reported_s, double round_tr
 }
 
 std::optional<Reason> check_kernel_policy(const TaskPolicy& policy, const std::vector<KernelSummary>& kernels, double own_share) {
+  double total = 0.0;
+  for (const auto& k : kernels) total += k.seconds;
+  std::ostringstream out;
+  out.precision(3);
   if (policy.forbid_library_kernels) {
+    std::size_t named = 0;
     for (const auto& k : kernels) {
       if (k.origin != KernelOrigin::cublas && k.origin != KernelOrigin::cudnn && k.origin != KernelOrigin::cutlass) continue;
-      return Reason{"library-kernel", "the task forbids cuBLAS, cuDNN and CUTLASS kernels, and " +
-                                          std::string(kernel_origin_name(k.origin)) + " kernel " + kernel_base_name(k.name) +
-                                          " ran " + std::to_string(k.launches) + " times"};
+      out << (named++ ? "; " : "") << kernel_origin_name(k.origin) << " kernel " << kernel_base_name(k.name) << " ran "
+          << k.launches << " times";
+      if (total > 0) out << " (" << 100.0 * k.seconds / total << "% of the kernel time)";
     }
+    if (named)
+      return Reason{"library-kernel", "the task does not allow cuBLAS, cuDNN and CUTLASS kernels (its manifest would say "
+                                      "`library_kernels: allow`), and " + out.str()};
   }
-  if (policy.min_own_kernel_share && own_share < *policy.min_own_kernel_share) {
-    std::ostringstream out;
-    out.precision(3);
+  const double least = policy.min_own_kernel_share.value_or(kDefaultMinOwnKernelShare);
+  if (own_share < least) {
     out << "the submission's own kernels took " << own_share * 100 << "% of the kernel time, the task requires at least "
-        << *policy.min_own_kernel_share * 100 << "% (the expensive part ran in library kernels: F5)";
+        << least * 100 << "%" << (policy.min_own_kernel_share ? "" : " (the default)") << "; the rest ran in";
+    std::size_t named = 0;
+    for (const auto& k : kernels) {
+      if (k.origin == KernelOrigin::candidate || named == 3) continue;
+      out << (named++ ? "," : "") << " " << kernel_origin_name(k.origin) << " " << kernel_base_name(k.name);
+      if (total > 0) out << " (" << 100.0 * k.seconds / total << "%)";
+    }
+    out << " (F5)";
     return Reason{"own-kernel-share", out.str()};
   }
   return std::nullopt;

@@ -1,13 +1,21 @@
-// Input generation: draws each floating input on a CPU generator seeded per (run seed, input index), shapes
-// the draw per the input's fill kind, then copies it into a tensor laid out like get_inputs()' original.
+// Input generation: draws each floating input on its own device with a generator seeded per (run seed,
+// input index), shapes the draw per the input's contract, then copies it into a tensor laid out like
+// get_inputs()' original.
 #include "runtime/inputs.h"
 
 #include <array>
 #include <cmath>
 #include <limits>
 
+#include <mutex>
+
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Context.h>
 #include <ATen/ops/abs.h>
+#include <ATen/ops/arange.h>
+#include <ATen/ops/index_select.h>
+#include <ATen/ops/nonzero.h>
+#include <ATen/ops/tensor.h>
 #include <ATen/ops/empty_like.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/rand.h>
@@ -15,6 +23,8 @@
 #include <ATen/ops/randn.h>
 #include <ATen/ops/randperm.h>
 #include <ATen/ops/softmax.h>
+#include <ATen/ops/tril.h>
+#include <ATen/ops/triu.h>
 #include <ATen/ops/where.h>
 
 namespace kgate::runtime {
@@ -58,56 +68,105 @@ std::vector<double> special_pool(const InputOptions& options) {
   return pool;
 }
 
-// Plants special values: each one at least once (at random positions), then any of them at kSpecialDensity.
+// Plants special values: each one at least once (at a random position in its own equal segment of the
+// tensor, so the positions differ), then any of them at kSpecialDensity. Tensor ops only, on the draw's
+// device: a multi-GiB input is planted on the GPU without a host loop.
 at::Tensor plant_specials(at::Tensor draw, const std::vector<double>& pool, at::Generator& gen) {
   const auto numel = draw.numel();
   if (numel == 0) return draw;
   auto flat = draw.reshape({-1});
-  const auto cpu64 = at::TensorOptions().dtype(at::kLong);
-  const auto cpu32 = at::TensorOptions().dtype(at::kFloat);
-  auto mask = at::rand({numel}, gen, cpu32).lt(kSpecialDensity);
-  auto choice = at::randint(static_cast<std::int64_t>(pool.size()), {numel}, gen, cpu64);
-  auto perm = at::randperm(numel, gen, cpu64);
-  auto* flat_data = flat.data_ptr<float>();
-  const auto* mask_data = mask.data_ptr<bool>();
-  const auto* choice_data = choice.data_ptr<std::int64_t>();
-  const auto* perm_data = perm.data_ptr<std::int64_t>();
-  for (std::int64_t i = 0; i < numel; ++i) {
-    if (mask_data[i]) flat_data[i] = static_cast<float>(pool[static_cast<std::size_t>(choice_data[i])]);
-  }
-  for (std::size_t j = 0; j < pool.size() && static_cast<std::int64_t>(j) < numel; ++j) {
-    flat_data[perm_data[j]] = static_cast<float>(pool[j]);
-  }
+  std::vector<float> values(pool.begin(), pool.end());
+  const auto pool_t = at::tensor(values, at::TensorOptions().dtype(at::kFloat)).to(draw.device());
+  const auto count = static_cast<std::int64_t>(pool.size());
+  const auto longs = draw.options().dtype(at::kLong);
+  const auto positions = at::nonzero(at::rand({numel}, gen, draw.options()).lt(kSpecialDensity)).squeeze(1);
+  flat.index_put_({positions}, pool_t.index_select(0, at::randint(count, {positions.numel()}, gen, longs)));
+  const std::int64_t forced = std::min(count, numel);
+  const std::int64_t segment = numel / forced;
+  const auto at_least_once = at::randint(segment, {forced}, gen, longs).add_(at::arange(forced, longs).mul_(segment));
+  flat.index_put_({at_least_once}, pool_t.slice(0, 0, forced));
   return flat.reshape(draw.sizes());
 }
 
-// One fp32 CPU draw of `sizes` from the distribution (before the fill kind shapes it).
+// The generator of an input's draws: a fresh CPU generator, or the device's own generator reseeded
+// (draws on a GPU stay on it; the judge is single-threaded, and reseeds before every input).
+at::Generator generator_for(const at::Tensor& like, std::uint64_t seed) {
+  if (like.device().is_cpu()) return at::make_generator<at::CPUGeneratorImpl>(seed);
+  at::Generator gen = at::globalContext().defaultGenerator(like.device());
+  std::lock_guard<std::mutex> lock(gen.mutex());
+  gen.set_current_seed(seed);
+  return gen;
+}
+
+// One fp32 draw of `sizes` on `device` from the distribution (before the fill kind shapes it).
 at::Tensor draw_values(at::IntArrayRef sizes, Distribution dist, at::ScalarType dtype, at::Generator& gen,
-                       const InputOptions& options) {
-  const auto cpu32 = at::TensorOptions().dtype(at::kFloat);
+                       const InputOptions& options, at::Device device) {
+  const auto f32 = at::TensorOptions().dtype(at::kFloat).device(device);
   switch (dist) {
-    case Distribution::uniform: return at::rand(sizes, gen, cpu32).mul_(2.0).sub_(1.0);
+    case Distribution::uniform: return at::rand(sizes, gen, f32).mul_(2.0).sub_(1.0);
     case Distribution::outlier: {
-      auto base = at::randn(sizes, gen, cpu32);
-      auto hit = at::rand(sizes, gen, cpu32).lt(options.outlier_p);
-      auto outliers = at::randn(sizes, gen, cpu32).mul_(options.outlier_scale);
+      auto base = at::randn(sizes, gen, f32);
+      auto hit = at::rand(sizes, gen, f32).lt(options.outlier_p);
+      auto outliers = at::randn(sizes, gen, f32).mul_(options.outlier_scale);
       return at::where(hit, outliers, base);
     }
-    case Distribution::special: return plant_specials(at::randn(sizes, gen, cpu32), special_pool(options), gen);
+    case Distribution::special: return plant_specials(at::randn(sizes, gen, f32), special_pool(options), gen);
     case Distribution::tiny:
-    case Distribution::huge: return at::randn(sizes, gen, cpu32).mul_(distribution_scale(dist, dtype));
+    case Distribution::huge: return at::randn(sizes, gen, f32).mul_(distribution_scale(dist, dtype));
     case Distribution::normal: break;
   }
-  return at::randn(sizes, gen, cpu32);
+  return at::randn(sizes, gen, f32);
+}
+
+// A draw inside [0, 1), the range of torch.rand: uniform values for the normal and uniform
+// distributions; for outlier, uniform values with a share of them at the ends of the range (0 and the
+// largest fp32 below 1); tiny: the distribution's tiny magnitudes, made non-negative; special: uniform
+// values with the special pool planted (±0 always; inf and nan only where the task declares them).
+// huge is out of the range: distribution_conflict() skips it.
+at::Tensor draw_unit_interval(at::IntArrayRef sizes, Distribution dist, at::ScalarType dtype, at::Generator& gen,
+                              const InputOptions& options, at::Device device) {
+  const auto f32 = at::TensorOptions().dtype(at::kFloat).device(device);
+  switch (dist) {
+    case Distribution::outlier: {
+      auto base = at::rand(sizes, gen, f32);
+      auto hit = at::rand(sizes, gen, f32).lt(options.outlier_p);
+      auto top = at::rand(sizes, gen, f32).lt(0.5);
+      auto ends = at::where(top, at::full({}, std::nextafter(1.0f, 0.0f), f32), at::full({}, 0.0f, f32));
+      return at::where(hit, ends, base);
+    }
+    case Distribution::tiny: return at::abs(at::randn(sizes, gen, f32)).mul_(tiny_magnitude(dtype));
+    case Distribution::special: return plant_specials(at::rand(sizes, gen, f32), special_pool(options), gen);
+    case Distribution::normal:
+    case Distribution::uniform:
+    case Distribution::huge: break;
+  }
+  return at::rand(sizes, gen, f32);
+}
+
+// Keeps the pattern over the last two dimensions: the zeros of a triangle or of the off-diagonal, or
+// the lower triangle mirrored (a symmetric draw of the same distribution).
+at::Tensor apply_pattern(at::Tensor draw, Pattern pattern) {
+  if (draw.dim() < 2) return draw;
+  switch (pattern) {
+    case Pattern::lower_triangular: return at::tril(draw);
+    case Pattern::upper_triangular: return at::triu(draw);
+    case Pattern::diagonal: return at::triu(at::tril(draw));
+    case Pattern::symmetric:
+      if (draw.size(-1) != draw.size(-2)) return draw;
+      return at::tril(draw).add(at::tril(draw, -1).transpose(-1, -2));
+  }
+  return draw;
 }
 
 at::Tensor shape_by_fill(at::Tensor draw, Fill fill, double scale) {
   switch (fill) {
     case Fill::positive: return at::abs(draw).add_(kPositiveFloor * scale);
+    case Fill::nonnegative: return at::abs(draw);
     case Fill::probability:
       if (draw.dim() == 0) return at::full({}, 1.0, draw.options());
       return at::softmax(draw.to(at::kDouble), -1).to(at::kFloat);
     case Fill::random:
+    case Fill::unit_interval:  // drawn in range by draw_unit_interval
     case Fill::keep: break;
   }
   return draw;
@@ -173,15 +232,25 @@ std::vector<at::Tensor> fill_inputs(const std::vector<at::Tensor>& structure, co
       filled.push_back(original);
       continue;
     }
-    auto gen = at::make_generator<at::CPUGeneratorImpl>(mix_seed(seed, i));
+    auto gen = generator_for(original, mix_seed(seed, i));
     const auto dtype = original.scalar_type();
-    auto draw = draw_values(original.sizes(), dist, dtype, gen, options);
+    auto draw = fill == Fill::unit_interval ? draw_unit_interval(original.sizes(), dist, dtype, gen, options, original.device())
+                                            : draw_values(original.sizes(), dist, dtype, gen, options, original.device());
     draw = shape_by_fill(std::move(draw), fill, distribution_scale(dist, dtype));
+    if (i < specs.size() && specs[i].pattern) draw = apply_pattern(std::move(draw), *specs[i].pattern);
     auto out = at::empty_like(original);  // keeps get_inputs()' layout (strides) and device
     out.copy_(draw);
     filled.push_back(std::move(out));
   }
   return filled;
+}
+
+std::optional<std::string> distribution_conflict(const std::vector<InputSpec>& specs, Distribution dist) {
+  if (dist != Distribution::huge) return std::nullopt;
+  for (const auto& spec : specs)
+    if (spec.fill == Fill::unit_interval)
+      return "input " + spec.name + " takes values in [0, 1) only, where huge magnitudes do not exist";
+  return std::nullopt;
 }
 
 }  // namespace kgate::runtime

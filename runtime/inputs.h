@@ -1,5 +1,6 @@
 // Input generation for differential testing: refills the tensors get_inputs() returned with values from
-// one distribution (normal, uniform, outlier, special, tiny, huge), per the task's fill kinds.
+// one distribution (normal, uniform, outlier, special, tiny, huge), per each input's contract (its
+// fill kind and pattern, stated by the task's manifest or inferred by runtime/input_contract.h).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,10 @@ struct InputOptions {
 // Floating tensors are refilled per InputSpec::fill and the distribution; others are kept. Deterministic in seed.
 std::vector<at::Tensor> fill_inputs(const std::vector<at::Tensor>& structure, const std::vector<InputSpec>& specs,
                                     Distribution, std::uint64_t seed, const InputOptions&);
+
+// Why a distribution cannot be drawn while keeping every input's contract (a [0, 1) input has no huge
+// values), or nothing when it can. The judge skips such a distribution and records the reason.
+std::optional<std::string> distribution_conflict(const std::vector<InputSpec>& specs, Distribution);
 
 // The magnitudes the tiny and huge distributions draw around, for a floating dtype (see inputs.cpp for why).
 double tiny_magnitude(at::ScalarType);

@@ -15,8 +15,8 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
-#include <iomanip>
 #include <ostream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -28,6 +28,7 @@
 #include "runtime/defences.h"
 #include "runtime/embed.h"
 #include "runtime/gpu_evidence.h"
+#include "runtime/input_contract.h"
 #include "runtime/shm_arena.h"
 #include "runtime/worker_process.h"
 #if KGATE_HAVE_CUDA
@@ -120,19 +121,44 @@ std::optional<TimedCall> timed_call_from(const json& measured) {
   return call;
 }
 
-// The arena a run needs: twice the most bytes any shape set and dtype moves by the task's byte formula
-// (inputs and the output, with room for alignment and a candidate's larger output), plus 256 MiB; 0
-// when the task has no byte formula (the device's default then applies).
-std::size_t arena_bytes_for(const Task& task) {
-  if (!task.bytes) return 0;
-  double most = 0.0;
+bool out_of_memory(const std::string& text) {
+  return text.find("out of memory") != std::string::npos || text.find("OutOfMemoryError") != std::string::npos;
+}
+
+// What a run's arena must hold, from the reference itself.
+struct ArenaSize {
+  std::size_t bytes = 0;            // 0: unknown (the device's default applies)
+  std::size_t output_bytes = 0;     // the largest reference output (0: unknown)
+};
+
+// Measures every shape set on the meta device (the inputs get_inputs() builds, the output the reference
+// returns, floating tensors at 4 bytes): the inputs plus twice the output (a candidate's output lands
+// after the inputs; room for one of another layout), plus 64 MiB for alignment. Where the task has a
+// byte formula, twice its largest value plus 256 MiB when that is more.
+ArenaSize arena_size_for(const Task& task, py::module_& helper, py::object& reference) {
+  ArenaSize size;
   std::vector<ShapeSet> sets = task.public_shapes;
   sets.insert(sets.end(), task.hidden_shapes.begin(), task.hidden_shapes.end());
-  for (const auto& shape : sets)
-    for (const DType dtype : task.dtypes)
-      if (auto v = eval_formula(*task.bytes, shape, dtype)) most = std::max(most, *v);
-  if (most <= 0.0) return 0;
-  return static_cast<std::size_t>(2.0 * most) + (std::size_t{256} << 20);
+  if (sets.empty()) sets.emplace_back();
+  for (const auto& shape : sets) {
+    json shape_json = json::object();
+    for (const auto& [name, value] : shape) shape_json[name] = value;
+    try {
+      helper.attr("set_shape_globals")(reference, shape_json.dump());
+      py::tuple io = helper.attr("io_bytes")(reference, 0);
+      const auto inputs = io[0].cast<std::size_t>();
+      const std::size_t output = io[1].is_none() ? inputs : io[1].cast<std::size_t>();
+      if (!io[1].is_none()) size.output_bytes = std::max(size.output_bytes, output);
+      size.bytes = std::max(size.bytes, inputs + 2 * output + (std::size_t{64} << 20));
+    } catch (const py::error_already_set&) {
+      // get_inputs() itself failed on meta: the cases report the reference's own error.
+    }
+    if (task.bytes)
+      for (const DType dtype : task.dtypes)
+        if (auto v = eval_formula(*task.bytes, shape, dtype); v && *v > 0)
+          size.bytes = std::max(size.bytes, static_cast<std::size_t>(2.0 * *v) + (std::size_t{256} << 20));
+  }
+  return size;
 }
 
 class Judge {
@@ -181,6 +207,15 @@ class Judge {
         serve_compile(read.body.value("request", json::object()));
         continue;
       }
+      if (op == "error" && read.body.contains("arena_needed")) return arena_answer(read.body);
+      if (op == "error" && out_of_memory(read.body.value("message", ""))) {
+        // Out of GPU memory in the candidate: the candidate's only when it had the GPU to itself.
+        answer.verdict = options_.alone ? Verdict::crashed : Verdict::harness_error;
+        answer.reason = {options_.alone ? "crashed" : "out-of-memory",
+                         what + " ran out of GPU memory" + (options_.alone ? " with the GPU to itself" : "") + ": " +
+                             read.body.value("message", "")};
+        return answer;
+      }
       if (op == "violation") {
         report_.worker_end = worker_.reap(2000);
         answer.verdict = Verdict::sandbox_violation;
@@ -228,9 +263,16 @@ class Judge {
           if (built.verdict == Verdict::error) return Error{built.reason.message};
           return finish_with(built, shape_index, hidden, shapes, dtype);
         }
+        if (Status s = settle_contract(helper, reference, shapes, dtype); !s) return s;
         bool determinism_pending = true;
         for (int seed_index = 0; seed_index < seeds; ++seed_index) {
           for (const Distribution distribution : distributions) {
+            if (auto why = distribution_conflict(*specs_, distribution)) {
+              const bool known = std::any_of(report_.skipped.begin(), report_.skipped.end(),
+                                             [&](const SkippedDistribution& s) { return s.distribution == distribution; });
+              if (!known) report_.skipped.push_back({distribution, *why});
+              continue;
+            }
             CaseResult result;
             result.shape_index = shape_index;
             result.hidden_shape = hidden;
@@ -294,6 +336,7 @@ class Judge {
       if (built.verdict == Verdict::error) return Error{built.reason.message};
       return fail_case(built.verdict, built.reason);
     }
+    if (Status s = settle_contract(helper, reference, shapes, dtype); !s) return s;
     // The judge's clock on calls that run everything but forward: what a call costs around the work.
     std::vector<double> probe_round_trips;
     {
@@ -486,6 +529,25 @@ class Judge {
   }
 #endif
 
+  // The worker's output did not fit the arena. An output no larger than twice the reference's is the
+  // harness's limit (harness-error); a larger one is the candidate's wrong shape.
+  Answer arena_answer(const json& body) {
+    Answer answer;
+    const auto needed = body.value("arena_needed", std::size_t{0});
+    const auto output = body.value("output_bytes", std::size_t{0});
+    if (expected_output_bytes_ > 0 && output > 2 * expected_output_bytes_) {
+      answer.verdict = Verdict::fail;
+      answer.reason = {"shape-mismatch", body.value("message", std::string()) + ": " + std::to_string(output) +
+                                             " bytes, the reference's output has " + std::to_string(expected_output_bytes_)};
+      return answer;
+    }
+    answer.verdict = Verdict::harness_error;
+    answer.reason = {"arena-too-small", body.value("message", std::string()) + " (" + std::to_string(arena_.numel() >> 20) +
+                                            " MiB; the call needs " + std::to_string((needed + (std::size_t{1} << 20) - 1) >> 20) +
+                                            " MiB): a limit of the harness; rerun with a larger --arena-mib"};
+    return answer;
+  }
+
   Answer closed_answer(const std::string& what) {
     Answer answer;
     report_.worker_end = worker_.reap(2000);
@@ -525,8 +587,8 @@ class Judge {
       auto view = slot_view(arena_, slots[i]);
       if (!view) {
         Answer answer;
-        answer.verdict = Verdict::error;
-        answer.reason = {"error", "inputs do not fit the arena (--arena-bytes): " + view.error()};
+        answer.verdict = Verdict::harness_error;
+        answer.reason = {"arena-too-small", "the inputs do not fit the arena (a limit of the harness; rerun with a larger --arena-mib): " + view.error()};
         return answer;
       }
       view->copy_(inputs[i]);
@@ -571,8 +633,10 @@ class Judge {
         return closed_answer("build");
     } catch (const py::error_already_set& e) {
       Answer failed;
-      failed.verdict = Verdict::error;
-      failed.reason = {"error", "the reference " + task_.reference.string() + " failed to build: " + embed::error_text(e)};
+      const std::string text = embed::error_text(e);
+      failed.verdict = out_of_memory(text) ? Verdict::harness_error : Verdict::error;
+      failed.reason = {out_of_memory(text) ? "out-of-memory" : "error",
+                       "the reference " + task_.reference.string() + " failed to build: " + text};
       return failed;
     }
     Answer built = await("built", "ModelNew construction", options_.call_timeout_ms);
@@ -586,6 +650,32 @@ class Judge {
     return built;
   }
 
+  // The input contract for the shape set whose globals build_models() just set: the manifest's, or for
+  // a task without one what kContractDraws get_inputs() draws under secret seeds keep (read once per
+  // shape set). The first shape set's goes into the report.
+  Status settle_contract(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype) {
+    if (!task_.bare_kernelbench) {
+      specs_ = &task_.inputs;
+    } else if (auto known = contracts_.find(shapes); known != contracts_.end()) {
+      specs_ = &known->second;
+    } else {
+      std::vector<std::vector<at::Tensor>> draws;
+      try {
+        for (int i = 0; i < kContractDraws; ++i) {
+          py::list structure = helper.attr("input_structure")(reference, secret_u64() >> 1, std::string(dtype_name(dtype)), options_.device);
+          std::vector<at::Tensor> draw;
+          for (auto item : structure) draw.push_back(embed::unwrap(item));
+          draws.push_back(std::move(draw));
+        }
+      } catch (const py::error_already_set& e) {
+        return Error{"the reference's get_inputs failed: " + embed::error_text(e)};
+      }
+      specs_ = &contracts_.emplace(shapes, infer_input_specs(draws)).first->second;
+    }
+    if (report_.inputs.empty()) report_.inputs = *specs_;
+    return Status::ok();
+  }
+
   // Fresh inputs: get_inputs()'s structure under a secret seed, values drawn from the distribution.
   Result<std::vector<at::Tensor>> make_inputs(py::module_& helper, py::object& reference, DType dtype, Distribution distribution) {
     try {
@@ -594,7 +684,7 @@ class Judge {
       for (auto item : structure_list) structure.push_back(embed::unwrap(item));
       InputOptions input_options = options_.input_options;
       input_options.special_values = task_.special_values;
-      return fill_inputs(structure, task_.inputs, distribution, secret_u64(), input_options);
+      return fill_inputs(structure, *specs_, distribution, secret_u64(), input_options);
     } catch (const py::error_already_set& e) {
       return Error{"the reference's get_inputs failed: " + embed::error_text(e)};
     }
@@ -605,6 +695,7 @@ class Judge {
     std::vector<at::Tensor> inputs;
     at::Tensor expected;
     result.reference_first = (secret_u64() & 1) != 0;
+    std::string reference_oom;  // the reference ran out of GPU memory: the harness's limit, not a verdict
     const auto run_reference = [&]() -> Status {
       try {
         py::list clones;
@@ -617,9 +708,16 @@ class Judge {
         if (!timed) return Error{timed.error()};
         measure->reference = *timed;
       } catch (const py::error_already_set& e) {
-        return Error{"the reference failed: " + embed::error_text(e)};
+        const std::string text = embed::error_text(e);
+        if (!out_of_memory(text)) return Error{"the reference failed: " + text};
+        reference_oom = text;
       }
       return Status::ok();
+    };
+    const auto reference_ran_out = [&]() {
+      result.verdict = Verdict::harness_error;
+      result.reason = Reason{"out-of-memory", "the reference ran out of GPU memory: " + reference_oom};
+      return true;
     };
     {
       auto made = make_inputs(helper, reference, result.dtype, result.distribution);
@@ -629,8 +727,10 @@ class Judge {
     std::vector<at::Tensor> originals;
     for (const auto& t : inputs) originals.push_back(t.clone());
 
-    if (result.reference_first)
+    if (result.reference_first) {
       if (Status s = run_reference(); !s) return Error{s.message()};
+      if (!reference_oom.empty()) return reference_ran_out();
+    }
     std::vector<TensorSlot> slots;
     at::Tensor output;
     Answer answer = call_candidate(inputs, slots, output);
@@ -644,8 +744,10 @@ class Judge {
       measure->round_trip_s = answer.round_trip_s;
       measure->candidate = timed_call_from(measured);
     }
-    if (!result.reference_first)
+    if (!result.reference_first) {
       if (Status s = run_reference(); !s) return Error{s.message()};
+      if (!reference_oom.empty()) return reference_ran_out();
+    }
 
     const auto fail = [&](Reason reason) {
       result.verdict = Verdict::fail;
@@ -759,6 +861,12 @@ class Judge {
   std::string cuda_arena_handle_;
   at::Tensor previous_output_;  // the last passing output, for the stale-output check
   std::vector<std::string> kernels_;  // the submission's own kernel names (static facts)
+  std::map<ShapeSet, std::vector<InputSpec>> contracts_;  // inferred input contracts per shape set
+  const std::vector<InputSpec>* specs_ = &task_.inputs;  // the contract of the shape set being run
+  std::size_t expected_output_bytes_ = 0;                 // the reference's largest output (0: unknown)
+
+ public:
+  void set_expected_output_bytes(std::size_t bytes) { expected_output_bytes_ = bytes; }
 };
 
 // The kernels the submission defines (CUDA __global__ and @triton.jit functions), from the static gate's
@@ -773,14 +881,16 @@ std::vector<std::string> candidate_kernel_names(const std::filesystem::path& sub
 // events (time-slicing between contexts) and make honest calls look like side-stream work. Start-up,
 // compilation and imports of parallel runs still overlap. An flock on a file per device, released with
 // the descriptor (also when kgate dies).
+// The same kind of lock, shared, is held by every CUDA run for its whole life ("presence"); the rerun of
+// a run that ran out of memory takes it exclusively, so it has the GPU to itself.
 class GpuLock {
  public:
-  explicit GpuLock(const std::string& device) {
-    std::string name = "kgate-gpu-";
+  explicit GpuLock(const std::string& device, const std::string& kind = "", int operation = LOCK_EX) {
+    std::string name = "kgate-gpu-" + (kind.empty() ? "" : kind + "-");
     for (char c : device) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     const auto path = std::filesystem::temp_directory_path() / (name + ".lock");
     fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+    if (fd_ >= 0) ::flock(fd_, operation);
   }
   ~GpuLock() {
     if (fd_ >= 0) ::close(fd_);
@@ -792,6 +902,15 @@ class GpuLock {
   int fd_ = -1;
 };
 
+// The judge's own GPU memory (the arena, its copies of inputs and outputs, the comparison's) ran out:
+// the harness's limit, never the candidate's fault.
+CaseResult judge_out_of_memory(const std::string& text) {
+  CaseResult failed;
+  failed.verdict = Verdict::harness_error;
+  failed.reason = Reason{"out-of-memory", "the judge ran out of GPU memory: " + text.substr(0, text.find('\n'))};
+  return failed;
+}
+
 void summarise(RunReport& report) {
   std::set<std::string> seen;
   for (const auto& c : report.cases) {
@@ -800,9 +919,7 @@ void summarise(RunReport& report) {
   }
 }
 
-}  // namespace
-
-Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& options) {
+Result<RunReport> judge_once(const Task& task, const std::filesystem::path& submission, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   RunReport report;
   report.task = task.name;
@@ -830,18 +947,33 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
     std::optional<MemfdArena> memfd;
     at::Tensor arena;
     std::string cuda_handle;
+    const ArenaSize sized = arena_size_for(task, helper, reference);
     if (options.device == "cpu") {
       // A memfd's pages exist only once written: 1 GiB costs nothing until used.
-      auto created = MemfdArena::create(options.arena_bytes ? options.arena_bytes
-                                                             : std::max(std::size_t{1} << 30, arena_bytes_for(task)));
+      auto created = MemfdArena::create(options.arena_bytes ? options.arena_bytes : std::max(std::size_t{1} << 30, sized.bytes));
       if (!created) return Error{created.error()};
       memfd.emplace(std::move(*created));
       arena = memfd->bytes();
     } else {
-      // CUDA memory is real at once, and runs share the GPU: size it by the task where it can be.
-      py::tuple made = helper.attr("make_cuda_arena")(options.arena_bytes ? options.arena_bytes : arena_bytes_for(task));
-      arena = embed::unwrap(made[0]);
-      cuda_handle = made[1].cast<std::string>();
+      // CUDA memory is real at once, and runs share the GPU: size it by the task, and wait for the
+      // memory the run needs (the arena, the judge's copies of inputs and outputs, the worker's) to be
+      // free before taking it. Past the wait the run goes ahead; running out is then a harness error.
+      const std::size_t arena_bytes = options.arena_bytes ? options.arena_bytes : sized.bytes;
+      if (arena_bytes > 0) (void)helper.attr("wait_for_memory")(3 * arena_bytes, options.memory_wait_s);
+      try {
+        py::tuple made = helper.attr("make_cuda_arena")(arena_bytes);
+        arena = embed::unwrap(made[0]);
+        cuda_handle = made[1].cast<std::string>();
+      } catch (const py::error_already_set& e) {
+        const std::string text = embed::error_text(e);
+        if (!out_of_memory(text)) throw;
+        CaseResult failed;
+        failed.verdict = Verdict::harness_error;
+        failed.reason = Reason{"out-of-memory", "the arena of " + std::to_string(arena_bytes >> 20) + " MiB: " + text};
+        report.cases.push_back(std::move(failed));
+        summarise(report);
+        return report;
+      }
     }
 
     WorkerSpawn spawn;
@@ -859,6 +991,7 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
     if (!worker) return Error{"cannot start the worker " + options.worker_executable.string() + ": " + worker.error()};
     CompileCache cache(options.cache_dir.empty() ? default_compile_cache_dir() : options.cache_dir);
     Judge judge(task, options, report, *worker, cache, arena);
+    judge.set_expected_output_bytes(sized.output_bytes);
     judge.set_cuda_arena_handle(cuda_handle);
     judge.set_candidate_kernels(candidate_kernel_names(submission));
     Answer loaded = judge.start_and_load(submission);
@@ -882,89 +1015,33 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
     }
     report.worker_log_tail = tail_of(run_dir.log(), 4000);
   } catch (const py::error_already_set& e) {
-    return Error{"judge: " + embed::error_text(e)};
+    const std::string text = embed::error_text(e);
+    if (!out_of_memory(text)) return Error{"judge: " + text};
+    report.cases.push_back(judge_out_of_memory(text));
   } catch (const std::exception& e) {
-    return Error{std::string("judge: ") + e.what()};
+    if (!out_of_memory(e.what())) return Error{std::string("judge: ") + e.what()};
+    report.cases.push_back(judge_out_of_memory(e.what()));
   }
   summarise(report);
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 
-json to_json(const RunReport& report) {
-  json cases = json::array();
-  for (const auto& c : report.cases) {
-    json shapes = json::object();
-    for (const auto& [k, v] : c.shapes) shapes[k] = v;
-    json item{{"shape_set", c.shape_index},
-              {"hidden_shape", c.hidden_shape},
-              {"shapes", shapes},
-              {"dtype", std::string(dtype_name(c.dtype))},
-              {"seed_index", c.seed_index},
-              {"distribution", std::string(distribution_name(c.distribution))},
-              {"reference_first", c.reference_first},
-              {"determinism_checked", c.determinism_checked},
-              {"verdict", std::string(verdict_name(c.verdict))},
-              {"timed", c.timed},
-              {"matched_fp32_reference", c.matched_fp32_reference},
-              {"errors", {{"max_abs", c.max_abs_err}, {"max_rel", c.max_rel_err}, {"norm_ratio", c.norm_err_ratio},
-                          {"mismatches", c.mismatches}}}};
-    if (c.reason) item["reason"] = {{"id", c.reason->id}, {"message", c.reason->message}};
-    cases.push_back(std::move(item));
-  }
-  json reasons = json::array();
-  for (const auto& r : report.reasons) reasons.push_back({{"id", r.id}, {"message", r.message}});
-  json compiles = json::array();
-  for (const auto& c : report.compiles)
-    compiles.push_back({{"name", c.name}, {"key", c.key}, {"hit", c.hit}, {"ms", c.milliseconds}, {"error", c.error}});
-  json out{{"task", report.task},
-          {"category", report.category},
-          {"submission", report.submission},
-          {"device", report.device},
-          {"verdict", std::string(verdict_name(report.verdict))},
-          {"reasons", reasons},
-          {"cases", cases},
-          {"sandbox", to_json(report.sandbox)},
-          {"compile_cache", compiles},
-          {"worker_end", report.worker_end},
-          {"seconds", report.seconds}};
-  if (report.timing) out["timing"] = to_json(*report.timing);
-  return out;
-}
+}  // namespace
 
-void write_text(std::ostream& out, const RunReport& report) {
-  std::size_t passed = 0;
-  for (const auto& c : report.cases) passed += c.verdict == Verdict::pass;
-  out << report.submission << ": " << verdict_name(report.verdict) << " (task " << report.task << ", " << report.device
-      << ", " << passed << "/" << report.cases.size() << " cases passed, " << std::fixed << std::setprecision(1)
-      << report.seconds << " s)\n";
-  for (const auto& r : report.reasons) out << "  " << r.id << ": " << r.message << "\n";
-  out << "  sandbox: " << report.sandbox.mode;
-  if (report.sandbox.landlock_abi) out << " (Landlock ABI " << report.sandbox.landlock_abi << ", seccomp)";
-  else if (report.sandbox.seccomp) out << " (seccomp only: Landlock is unavailable on this kernel)";
-  out << "\n";
-  for (const auto& c : report.compiles)
-    out << "  compile " << c.name << ": " << (c.hit ? "cache hit" : "built") << " in " << std::setprecision(1) << c.milliseconds
-        << " ms" << (c.error.empty() ? "" : " (" + c.error + ")") << "\n";
-  if (report.timing) {
-    const TimingReport& t = *report.timing;
-    out << std::setprecision(1) << "  timing (" << t.candidate.calls.size() << " calls after " << t.warmup_calls
-        << " warm-up, " << t.dtype << "): candidate median " << t.candidate.synced.median * 1e6 << " us (IQR "
-        << t.candidate.synced.iqr * 1e6 << ", CV " << std::setprecision(3) << t.candidate.synced.cv << std::setprecision(1)
-        << "), eager PyTorch " << t.reference.synced.median * 1e6 << " us, speedup " << std::setprecision(2) << t.speedup << "x";
-    if (t.speedup_vs_compile) out << ", vs torch.compile " << *t.speedup_vs_compile << "x";
-    out << "\n  kernels: own " << std::setprecision(1) << t.own_kernel_share * 100 << "% of kernel time";
-    for (std::size_t i = 0; i < t.kernels.size() && i < 5; ++i)
-      out << (i ? "; " : ": ") << kernel_origin_name(t.kernels[i].origin) << " " << kernel_base_name(t.kernels[i].name) << " x"
-          << t.kernels[i].launches;
-    out << "\n";
-    if (t.roofline)
-      out << std::setprecision(3) << "  roofline (" << t.peaks_source << " peaks, " << t.compute_peak << "): MFU " << t.roofline->mfu
-          << ", IOU " << t.roofline->iou << ", " << (t.roofline->memory_bound ? "memory" : "compute") << "-bound, floor "
-          << t.roofline->floor_seconds * 1e6 << " us\n";
-  }
-  if (report.verdict == Verdict::crashed && !report.worker_log_tail.empty())
-    out << "  worker output (tail):\n" << report.worker_log_tail << "\n";
+Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& options) {
+  const bool cuda = options.device != "cpu";
+  std::optional<GpuLock> presence;
+  if (cuda) presence.emplace(options.device, "presence", options.alone ? LOCK_EX : LOCK_SH);
+  auto report = judge_once(task, submission, options);
+  if (!report) return report;
+  report->ran_alone = options.alone;
+  const bool ran_out = std::any_of(report->reasons.begin(), report->reasons.end(), [](const Reason& r) { return r.id == "out-of-memory"; });
+  if (!cuda || options.alone || report->verdict != Verdict::harness_error || !ran_out) return report;
+  presence.reset();
+  RunOptions alone = options;
+  alone.alone = true;
+  return judge_submission(task, submission, alone);
 }
 
 }  // namespace kgate::runtime

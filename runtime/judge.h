@@ -43,6 +43,12 @@ struct RunOptions {
   int timed_calls = 30;
   bool compare_compile = false;  // also time torch.compile of the reference
   std::uint64_t cpu_address_space = std::uint64_t{32} << 30;  // RLIMIT_AS of CPU workers
+  // CUDA runs wait up to this long for the GPU memory they need (other runs on the GPU finishing).
+  int memory_wait_s = 600;
+  // A CUDA run that ran out of memory is run once more with the GPU to itself (every other kgate run on
+  // it finished, none started meanwhile); an out-of-memory there is the candidate's (crashed) when the
+  // candidate ran out, and a harness error when the reference did. Set for that second run.
+  bool alone = false;
 };
 
 struct CaseResult {
@@ -66,6 +72,12 @@ struct CaseResult {
   bool matched_fp32_reference = false;
 };
 
+// A distribution the run could not draw without breaking an input's contract, and why.
+struct SkippedDistribution {
+  Distribution distribution = Distribution::normal;
+  std::string reason;
+};
+
 struct RunReport {
   std::string task;
   std::string category;  // the task's (tasks/<Category>/<name>), for per-category speedup tables
@@ -74,15 +86,21 @@ struct RunReport {
   Verdict verdict = Verdict::pass;
   std::vector<Reason> reasons;  // one per distinct reason id, first occurrence
   std::vector<CaseResult> cases;
+  // The input contract the cases kept (the first shape set's): the manifest's inputs, or for a task
+  // without a manifest what get_inputs() draws showed (runtime/input_contract.h).
+  std::vector<InputSpec> inputs;
+  std::vector<SkippedDistribution> skipped;
   SandboxState sandbox;
   std::vector<CompileRecord> compiles;
   std::string worker_end;       // how the worker ended ("exited with code 0", "killed by signal 9 (SIGKILL)")
   std::string worker_log_tail;  // its stdout/stderr, for people
   std::optional<TimingReport> timing;  // GPU runs whose every case passed: speed, kernels, roofline
+  bool ran_alone = false;              // the rerun, with the GPU to itself, of a run that ran out of memory
   double seconds = 0;
 };
 
 // An Error is a problem of the task, the options or the judge itself (exit code 2), never of the submission.
+// A limit of the harness met while judging (the arena, GPU memory) is the verdict harness-error (exit 3).
 Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& options);
 
 nlohmann::json to_json(const RunReport&);

@@ -10,6 +10,7 @@
 #include <pybind11/pybind11.h>
 
 #include "runtime/embed.h"
+#include "runtime/input_contract.h"
 #include "runtime/tasklint_py.h"
 
 namespace kgate::runtime {
@@ -77,7 +78,9 @@ void judge_formulas(const Task& task, std::size_t shape_index, const nlohmann::j
   std::string ops;
   if (facts.contains("flops_by_op"))
     for (const auto& [op, n] : facts.at("flops_by_op").items()) ops += (ops.empty() ? "" : ", ") + op + " " + number(n.get<double>());
-  if (counted > 0 && !task.flops) {
+  if (task.bare_kernelbench) {
+    // A bare file has no manifest to hold formulas.
+  } else if (counted > 0 && !task.flops) {
     findings.push_back({kLintFlops, "FlopCounterMode counts " + number(counted) + " FLOPs (" + ops + ") " + where(shape_index) +
                                         " but the manifest has no flops formula"});
   } else if (counted > 0) {
@@ -134,6 +137,10 @@ Result<std::vector<fs::path>> lint_targets(const std::vector<fs::path>& paths) {
   std::vector<fs::path> dirs;
   std::error_code ec;
   for (const auto& path : paths) {
+    if (fs::is_regular_file(path, ec) && path.extension() == ".py") {
+      dirs.push_back(path);
+      continue;
+    }
     if (fs::is_regular_file(path, ec) && path.filename() == "task.yaml") {
       dirs.push_back(path.parent_path().empty() ? fs::path(".") : path.parent_path());
       continue;
@@ -149,12 +156,14 @@ Result<std::vector<fs::path>> lint_targets(const std::vector<fs::path>& paths) {
 Result<std::vector<TaskLint>> lint_tasks(const std::vector<fs::path>& task_dirs, const LintOptions& options) {
   if (auto started = embed::start_python(); !started) return Error{started.message()};
   py::object measure;
+  py::object draw_inputs;
   try {
     py::dict scope;
     scope["__name__"] = "kgate_tasklint";
     scope["__builtins__"] = py::module_::import("builtins");
     py::exec(kTaskLintPy, scope);
     measure = scope["measure"];
+    draw_inputs = scope["draw_inputs"];
   } catch (const py::error_already_set& e) {
     return Error{"runtime/tasklint.py: " + embed::error_text(e)};
   }
@@ -185,6 +194,20 @@ Result<std::vector<TaskLint>> lint_tasks(const std::vector<fs::path>& task_dirs,
       }
       for (auto& finding : judge_facts(*task, i, facts)) lint.findings.push_back(std::move(finding));
       lint.measured.push_back(std::move(facts));
+    }
+    if (task->bare_kernelbench) {
+      try {
+        std::vector<std::vector<at::Tensor>> draws;
+        for (int i = 0; i < kContractDraws; ++i) {
+          std::vector<at::Tensor> draw;
+          for (auto item : draw_inputs(task->reference.string(), options.seed + 1 + static_cast<std::uint64_t>(i)))
+            draw.push_back(py::isinstance<py::none>(item) ? at::Tensor() : embed::unwrap(item));
+          draws.push_back(std::move(draw));
+        }
+        lint.inferred_inputs = infer_input_specs(draws);
+      } catch (const py::error_already_set& e) {
+        lint.findings.push_back({kLintReference, "drawing get_inputs() for its input contract: " + embed::error_text(e)});
+      }
     }
     results.push_back(std::move(lint));
   }

@@ -49,6 +49,8 @@ struct TaskLint {
   std::string name;
   std::vector<LintFinding> findings;
   nlohmann::json measured = nlohmann::json::array();  // runtime/tasklint.py's facts per public shape set
+  // A bare KernelBench file's input contract, as the judge infers it (runtime/input_contract.h).
+  std::vector<InputSpec> inferred_inputs;
 };
 
 struct LintOptions {
@@ -60,8 +62,8 @@ struct LintOptions {
 // Pure: the unit tests feed it facts by hand.
 std::vector<LintFinding> judge_facts(const Task& task, std::size_t shape_index, const nlohmann::json& facts);
 
-// Every task directory named by `paths` (a task dir, a task.yaml, or a directory of tasks); an error
-// when a path holds no task.
+// Every task named by `paths` (a task dir, a task.yaml, a bare KernelBench .py file, or a directory of
+// tasks); an error when a path holds no task.
 Result<std::vector<std::filesystem::path>> lint_targets(const std::vector<std::filesystem::path>& paths);
 
 // Lints each task: manifest, then the reference on every public shape set. An error only when the

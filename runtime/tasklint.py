@@ -133,5 +133,11 @@ def measure(reference, shapes_json, seed):
     return json.dumps(facts)
 
 
+def draw_inputs(reference, seed):
+    """One get_inputs() draw at the reference's own globals: tensors, None for anything else."""
+    module = _load(reference)
+    return [v if isinstance(v, torch.Tensor) else None for v in _draw(module, {}, seed)]
+
+
 if __name__ == "__main__":  # python runtime/tasklint.py REFERENCE '{"N": 8}' for a look by hand
     print(measure(sys.argv[1], sys.argv[2], 0))

@@ -7,7 +7,9 @@
 namespace kgate::runtime {
 
 // Ordered from best to worst outcome of a case; a submission's verdict is its worst case's.
-enum class Verdict { pass, fail, crashed, timeout, sandbox_violation, error };
+// harness_error: a limit or failure of the harness (the arena, GPU memory the reference needs), never
+// a verdict on the submission; `kgate run` exits 3 on it.
+enum class Verdict { pass, fail, crashed, timeout, sandbox_violation, harness_error, error };
 
 constexpr std::string_view verdict_name(Verdict v) {
   switch (v) {
@@ -16,6 +18,7 @@ constexpr std::string_view verdict_name(Verdict v) {
     case Verdict::crashed: return "crashed";
     case Verdict::timeout: return "timeout";
     case Verdict::sandbox_violation: return "sandbox-violation";
+    case Verdict::harness_error: return "harness-error";
     case Verdict::error: return "error";
   }
   return "error";

@@ -142,7 +142,13 @@ class WorkerSession {
     const at::Tensor output = embed::unwrap(out);
     TensorSlot slot{request.at("output_offset").get<std::size_t>(), output.scalar_type(), output.sizes().vec()};
     auto target = slot_view(arena_, slot);
-    if (!target) return error_message("call", "output of shape " + json(slot.shape).dump() + " does not fit the arena");
+    if (!target) {
+      // The judge decides whose limit this is: it knows the reference's output size.
+      json error = error_message("call", "output of shape " + json(slot.shape).dump() + " does not fit the arena");
+      error["arena_needed"] = request.at("output_offset").get<std::size_t>() + output.nbytes();
+      error["output_bytes"] = output.nbytes();
+      return error;
+    }
     target->copy_(output);
     if (arena_.is_cuda()) helper_.attr("synchronize_device")();
     return {{"op", "result"},

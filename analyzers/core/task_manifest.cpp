@@ -48,10 +48,34 @@ std::string_view fill_name(Fill f) {
   switch (f) {
     case Fill::random: return "random";
     case Fill::positive: return "positive";
+    case Fill::nonnegative: return "nonnegative";
+    case Fill::unit_interval: return "unit_interval";
     case Fill::probability: return "probability";
     case Fill::keep: return "keep";
   }
   return "random";
+}
+
+std::optional<Fill> parse_fill(std::string_view name) {
+  for (Fill f : {Fill::random, Fill::positive, Fill::nonnegative, Fill::unit_interval, Fill::probability, Fill::keep})
+    if (fill_name(f) == name) return f;
+  return std::nullopt;
+}
+
+std::string_view pattern_name(Pattern p) {
+  switch (p) {
+    case Pattern::lower_triangular: return "lower_triangular";
+    case Pattern::upper_triangular: return "upper_triangular";
+    case Pattern::diagonal: return "diagonal";
+    case Pattern::symmetric: return "symmetric";
+  }
+  return "symmetric";
+}
+
+std::optional<Pattern> parse_pattern(std::string_view name) {
+  for (Pattern p : {Pattern::lower_triangular, Pattern::upper_triangular, Pattern::diagonal, Pattern::symmetric})
+    if (pattern_name(p) == name) return p;
+  return std::nullopt;
 }
 
 Tolerance default_tolerance(DType d) {
@@ -214,11 +238,22 @@ Result<Task> task_from_manifest(const fs::path& manifest) {
   for (const auto& item : doc.at("shapes").at("hidden")) task.hidden_shapes.push_back(*shape_set_of(item));
   if (doc.contains("inputs")) {
     for (const auto& item : doc.at("inputs")) {
-      InputSpec spec{item.at("name").get<std::string>(), std::nullopt};
+      InputSpec spec;
+      spec.name = item.at("name").get<std::string>();
       if (item.contains("fill")) {
-        const auto fill = item.at("fill").get<std::string>();
-        for (Fill f : {Fill::random, Fill::positive, Fill::probability, Fill::keep})
-          if (fill_name(f) == fill) spec.fill = f;
+        // One kind, or a list of at most one value kind and one pattern (the schema allows the names).
+        const auto& fill = item.at("fill");
+        for (const auto& kind : fill.is_array() ? fill : nlohmann::json::array({fill})) {
+          const auto name = kind.get<std::string>();
+          const std::string at = where + ": inputs." + spec.name + ".fill: ";
+          if (auto f = parse_fill(name)) {
+            if (spec.fill) return Error{at + "two value kinds (" + std::string(fill_name(*spec.fill)) + ", " + name + ")"};
+            spec.fill = f;
+          } else if (auto p = parse_pattern(name)) {
+            if (spec.pattern) return Error{at + "two patterns (" + std::string(pattern_name(*spec.pattern)) + ", " + name + ")"};
+            spec.pattern = p;
+          }
+        }
       }
       task.inputs.push_back(std::move(spec));
     }
@@ -238,7 +273,7 @@ Result<Task> task_from_manifest(const fs::path& manifest) {
   task.policy.allow = strings_at(policy, "allow");
   task.policy.core = strings_at(policy, "core");
   if (policy.contains("min_own_kernel_share")) task.policy.min_own_kernel_share = policy.at("min_own_kernel_share").get<double>();
-  task.policy.forbid_library_kernels = policy.value("library_kernels", std::string("allow")) == "forbid";
+  task.policy.forbid_library_kernels = policy.value("library_kernels", std::string("forbid")) == "forbid";
   if (auto status = check_cross_fields(task, doc, where); !status) return Error{status.message()};
   return task;
 }

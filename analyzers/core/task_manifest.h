@@ -21,12 +21,24 @@ std::string_view dtype_name(DType);
 std::optional<DType> parse_dtype(std::string_view);  // "fp32", "fp16", "bf16", "int8"
 int dtype_bytes(DType);
 
-enum class Fill { random, positive, probability, keep };
+// What values an input may take (docs/task-manifest.md, `inputs[].fill`).
+enum class Fill { random, positive, nonnegative, unit_interval, probability, keep };
 std::string_view fill_name(Fill);
+std::optional<Fill> parse_fill(std::string_view);
 
+// Where an input's entries are tied together: a zero pattern or a symmetry every draw keeps.
+enum class Pattern { lower_triangular, upper_triangular, diagonal, symmetric };
+std::string_view pattern_name(Pattern);
+std::optional<Pattern> parse_pattern(std::string_view);
+
+// One input's contract. A manifest states it (`fill: kind` or `fill: [kind, pattern]`); for a task
+// without one the judge infers it from get_inputs() draws (runtime/input_contract.h), and `inferred`
+// then says what the draws showed.
 struct InputSpec {
   std::string name;
   std::optional<Fill> fill;  // unset: random for floating tensors, keep otherwise
+  std::optional<Pattern> pattern;
+  std::string inferred;
 };
 
 struct Tolerance {
@@ -51,11 +63,17 @@ struct TaskPolicy {
   std::string category;            // rules/policies/<category>.yaml
   std::vector<std::string> allow;  // torch ops a submission may keep
   std::vector<std::string> core;   // ops that must be the submission's own
-  // Runtime (CUPTI) policy of a GPU run: the least share of kernel time the submission's own kernels
-  // must take (F5), and whether library kernels (ATen, cuBLAS, cuDNN, CUTLASS) may run at all (F6).
+  // Runtime (CUPTI) policy of a GPU run, for every task, bare KernelBench files included: the least
+  // share of kernel time the submission's own kernels must take (F5; unset: kDefaultMinOwnKernelShare),
+  // and whether vendor library kernels (cuBLAS, cuBLASLt, cuDNN, CUTLASS) may run at all (F6; they may
+  // only where the manifest says `library_kernels: allow`).
   std::optional<double> min_own_kernel_share;
-  bool forbid_library_kernels = false;
+  bool forbid_library_kernels = true;
 };
+
+// The own-kernel share a task gets when its manifest names none (or it has no manifest): small glue
+// such as a final sum of partials stays legal, a forward whose real work is PyTorch's does not.
+inline constexpr double kDefaultMinOwnKernelShare = 0.9;
 
 // The 15 KernelBench-X categories, in the order the docs list them.
 const std::vector<std::string>& task_categories();

@@ -65,7 +65,10 @@ def build_reference(module, init_seed, dtype_name, device):
 def input_structure(module, structure_seed, dtype_name, device):
     """get_inputs() on the run's device, floating tensors in the run's dtype; values are refilled later."""
     torch.manual_seed(structure_seed)
-    inputs = module.get_inputs()
+    # Factory calls without a device (torch.rand(N, M)) allocate on the run's device: a multi-GiB
+    # get_inputs() costs milliseconds on a GPU instead of seconds on the host.
+    with torch.device(device):
+        inputs = module.get_inputs()
     dtype = _DTYPES[dtype_name]
     out = []
     for i, value in enumerate(inputs):
@@ -97,6 +100,42 @@ def run_reference_fp32(model, inputs):
     wide = copy.deepcopy(model).float()
     widened = [t.float() if t.is_floating_point() else t for t in inputs]
     return run_reference(wide, widened)
+
+
+def io_bytes(module, init_seed):
+    """(bytes of get_inputs(), bytes of the reference's output) at the module's current shape globals,
+    floating tensors counted at 4 bytes, measured on the meta device: no memory, no arithmetic. The
+    output is None where an op has no meta kernel."""
+    def nbytes(t):
+        return t.numel() * (4 if t.is_floating_point() else t.element_size())
+
+    with torch.device("meta"):
+        torch.manual_seed(init_seed)
+        inputs = [t for t in module.get_inputs() if isinstance(t, torch.Tensor)]
+        total = sum(nbytes(t) for t in inputs)
+        try:
+            model = module.Model(*module.get_init_inputs())
+            with torch.no_grad():
+                out = model(*[t.float() if t.is_floating_point() else t for t in inputs])
+            if isinstance(out, (tuple, list)):
+                out = out[0]
+            return total, nbytes(out) if isinstance(out, torch.Tensor) else None
+        except Exception:  # noqa: BLE001 - any op without a meta kernel: the caller estimates
+            return total, None
+
+
+def wait_for_memory(nbytes, timeout_s):
+    """Waits until the GPU has nbytes free (other runs finishing), up to timeout_s; whether it does."""
+    import time
+    deadline = time.monotonic() + timeout_s
+    torch.cuda.empty_cache()  # this process's own cached blocks (an earlier attempt's) are not others' use
+    while True:
+        free, total = torch.cuda.mem_get_info()
+        if free >= nbytes or nbytes > total:
+            return free >= nbytes
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(1.0)
 
 
 def make_cuda_arena(nbytes):

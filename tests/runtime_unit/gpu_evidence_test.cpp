@@ -137,19 +137,30 @@ TEST(KernelPolicy, ForbiddenLibrariesAndLeastOwnShare) {
                      KernelOrigin::aten, 30, 1e-5};
   KernelSummary own{"scale_epilogue", KernelOrigin::candidate, 30, 1e-4};
   TaskPolicy allow;
+  allow.forbid_library_kernels = false;
+  allow.min_own_kernel_share = 0.0;
   EXPECT_FALSE(check_kernel_policy(allow, {gemm, own}, 0.03).has_value());
-  TaskPolicy forbid;
-  forbid.forbid_library_kernels = true;
-  auto library = check_kernel_policy(forbid, {gemm, own}, 0.03);
+  // A task that states nothing (a bare KernelBench file) forbids library kernels, and names each one
+  // with its share of the kernel time.
+  TaskPolicy bare;
+  auto library = check_kernel_policy(bare, {gemm, own}, 0.03);
   ASSERT_TRUE(library.has_value());
   EXPECT_EQ(library->id, "library-kernel");
-  EXPECT_FALSE(check_kernel_policy(forbid, {own, fill}, 0.99).has_value());  // ATen fills stay allowed
+  EXPECT_NE(library->message.find("sm90_xmma_gemm"), std::string::npos);
+  EXPECT_NE(library->message.find("96.8% of the kernel time"), std::string::npos);
+  EXPECT_FALSE(check_kernel_policy(bare, {own, fill}, 0.99).has_value());  // ATen fills stay allowed
+  // ... and requires the default own-kernel share: ATen's compute counts against it.
+  auto aten_heavy = check_kernel_policy(bare, {own, fill}, 0.6);
+  ASSERT_TRUE(aten_heavy.has_value());
+  EXPECT_EQ(aten_heavy->id, "own-kernel-share");
+  EXPECT_NE(aten_heavy->message.find("at least 90% (the default)"), std::string::npos);
   TaskPolicy share;
+  share.forbid_library_kernels = false;
   share.min_own_kernel_share = 0.5;
   auto low = check_kernel_policy(share, {gemm, own}, 0.03);
   ASSERT_TRUE(low.has_value());
   EXPECT_EQ(low->id, "own-kernel-share");
-  EXPECT_FALSE(check_kernel_policy(share, {own, fill}, 0.9).has_value());
+  EXPECT_FALSE(check_kernel_policy(share, {own, fill}, 0.6).has_value());
 }
 
 TEST(TraceWire, RoundTripsAndTruncates) {

@@ -73,6 +73,7 @@ int run(const RunCommandOptions& o) {
   }
   if (o.format == "json") std::cout << runtime::to_json(*report).dump() << "\n";
   else runtime::write_text(std::cout, *report);
+  if (report->verdict == runtime::Verdict::harness_error) return 3;
   return report->verdict == runtime::Verdict::pass ? 0 : 1;
 }
 
@@ -85,7 +86,8 @@ RegisteredCommand add_run_command(CLI::App& parent) {
       runtime_command_summary("run") + ".\n"
       "Cases: seeds x distributions x shape sets (public, then hidden) x the task's dtypes. Defaults: on cuda\n"
       "5 seeds, on cpu 1 seed (CPU runs stay short); all six distributions and every shape set on both.\n"
-      "Exit code: 0 pass, 1 fail/crashed/timeout/sandbox-violation, 2 usage, task or internal error.");
+      "Exit code: 0 pass, 1 fail/crashed/timeout/sandbox-violation, 2 usage, task or internal error,\n"
+      "3 harness-error (a limit of the harness met while judging: the arena, GPU memory; no verdict on the submission).");
   cmd->add_option("--task", options->task, "task directory, task.yaml, or a bare KernelBench .py file")->required();
   cmd->add_option("SUBMISSION", options->submission, "the KernelBench-format submission (ModelNew)")->required();
   cmd->add_option("--device", options->device, "where to run")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runtime/input_contract.h"
 #include "runtime/tasklint.h"
 #include "tools/kgate/runtime_commands.h"
 
@@ -39,8 +40,10 @@ nlohmann::json to_json(const std::vector<runtime::TaskLint>& lints) {
     nlohmann::json findings = nlohmann::json::array();
     for (const auto& f : lint.findings) findings.push_back({{"check", f.check}, {"message", f.message}});
     failing += lint.findings.empty() ? 0 : 1;
+    nlohmann::json inputs = nlohmann::json::array();
+    for (const auto& spec : lint.inferred_inputs) inputs.push_back({{"name", spec.name}, {"contract", runtime::describe(spec)}});
     tasks.push_back({{"path", lint.path.string()}, {"name", lint.name}, {"ok", lint.findings.empty()}, {"findings", findings},
-                     {"measured", lint.measured}});
+                     {"measured", lint.measured}, {"inferred_inputs", inputs}});
   }
   return {{"tasks", tasks}, {"summary", {{"tasks", lints.size()}, {"failing", failing}}}};
 }
@@ -68,8 +71,11 @@ int run(const TasksLintOptions& o) {
   if (o.format == "json") {
     std::cout << to_json(*lints).dump() << "\n";
   } else {
-    for (const auto& lint : *lints)
+    for (const auto& lint : *lints) {
       for (const auto& f : lint.findings) std::cout << lint.path.string() << ": " << f.check << ": " << f.message << "\n";
+      for (const auto& spec : lint.inferred_inputs)
+        std::cout << lint.path.string() << ": input " << spec.name << ": " << runtime::describe(spec) << "\n";
+    }
     std::cout << "kgate tasks lint: " << lints->size() << " task(s), " << failing << " with findings\n";
   }
   return failing == 0 ? 0 : 1;
