@@ -2,6 +2,7 @@
 // device, contiguity), then NaN placement, then values, each failure with its stable reason id.
 #include "runtime/compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -12,6 +13,8 @@
 
 namespace kgate::runtime {
 namespace {
+
+constexpr std::int64_t kCompareChunk = std::int64_t{1} << 25;
 
 CompareResult failure(std::string reason_id, std::string message) {
   return {false, std::move(reason_id), std::move(message), 0.0, 0.0, 0.0, 0};
@@ -111,23 +114,35 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
   }
 
   const auto sizes = expected.sizes();
-  const auto e = expected.detach().reshape({-1}).to(at::kDouble);
-  const auto a = actual.detach().reshape({-1}).to(at::kDouble);
+  const auto ef = expected.detach().reshape({-1});
+  const auto af = actual.detach().reshape({-1});
+  const std::int64_t numel = ef.numel();
   CompareResult result{true, "", "", 0.0, 0.0, 0.0, 0};
+  // Chunk by chunk in double: a multi-GiB output costs a few chunk-sized temporaries, not several
+  // output-sized ones (KernelBench's level-1 problems have 6 GiB outputs).
+  const auto chunk = [&](const at::Tensor& flat, std::int64_t begin) {
+    return flat.slice(0, begin, std::min(numel, begin + kCompareChunk)).to(at::kDouble);
+  };
 
   // NaN is never a wildcard: it is accepted only where the reference has NaN too, and required there.
-  const auto e_nan = e.isnan();
-  const auto a_nan = a.isnan();
-  const auto nan_differs = e_nan.ne(a_nan);
-  if (const auto n = nan_differs.sum().item<std::int64_t>(); n > 0) {
-    const auto pos = first_true(nan_differs);
-    auto r = failure("nan-mismatch", element_message("NaN placement differs", pos, e, a, sizes) + " (" +
-                                         std::to_string(n) + " of " + std::to_string(e.numel()) + " elements)");
-    r.mismatches = n;
+  std::int64_t nan_count = 0;
+  std::int64_t nan_first = -1;
+  for (std::int64_t begin = 0; begin < numel; begin += kCompareChunk) {
+    const auto differs = chunk(ef, begin).isnan().ne(chunk(af, begin).isnan());
+    const auto n = differs.sum().item<std::int64_t>();
+    if (n > 0 && nan_first < 0) nan_first = begin + first_true(differs);
+    nan_count += n;
+  }
+  if (nan_count > 0) {
+    auto r = failure("nan-mismatch", element_message("NaN placement differs", nan_first, ef, af, sizes) + " (" +
+                                         std::to_string(nan_count) + " of " + std::to_string(numel) + " elements)");
+    r.mismatches = nan_count;
     return r;
   }
   if (contract == Contract::quantization) {
-    const auto keep = e_nan.logical_not();
+    const auto e = ef.to(at::kDouble);
+    const auto a = af.to(at::kDouble);
+    const auto keep = e.isnan().logical_not();
     return compare_quantized(e.masked_select(keep), a.masked_select(keep), quantization, result);
   }
 
@@ -137,39 +152,56 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
   // result rounds to it or past it, and an honest kernel that rounds the other way gives the infinity
   // of the same sign there (fp16 polynomials under the huge distribution do); and the other way round.
   const double largest = largest_finite(expected.scalar_type());
-  const auto saturated = e.abs().eq(largest).logical_and(a.isinf())
-                             .logical_or(a.abs().eq(largest).logical_and(e.isinf()))
-                             .logical_and(a.sign().eq(e.sign()));
-  const auto same = a.eq(e).logical_or(e_nan).logical_or(saturated);
-  const auto diff = at::where(same, at::zeros_like(e), (a - e).abs());
-  const auto finite_e = e.isfinite();
-  const auto bound = at::where(finite_e, e.abs().mul(tol.rtol).add(tol.atol), at::zeros_like(e));
-  const auto bad = diff.gt(bound);
-  result.mismatches = bad.sum().item<std::int64_t>();
-  if (e.numel()) {
-    result.max_abs_err = diff.max().item<double>();
-    // Relative error where it is defined (finite, nonzero reference values).
-    const auto rel = at::where(e.ne(0.0).logical_and(finite_e), diff / e.abs(), at::zeros_like(e));
-    result.max_rel_err = rel.max().item<double>();
+  double err_sq = 0.0;
+  double ref_sq = 0.0;
+  std::int64_t first_bad = -1;
+  double first_diff = 0.0;
+  double first_bound = 0.0;
+  for (std::int64_t begin = 0; begin < numel; begin += kCompareChunk) {
+    const auto e = chunk(ef, begin);
+    const auto a = chunk(af, begin);
+    const auto saturated = e.abs().eq(largest).logical_and(a.isinf())
+                               .logical_or(a.abs().eq(largest).logical_and(e.isinf()))
+                               .logical_and(a.sign().eq(e.sign()));
+    const auto same = a.eq(e).logical_or(e.isnan()).logical_or(saturated);
+    const auto diff = at::where(same, at::zeros_like(e), (a - e).abs());
+    const auto finite_e = e.isfinite();
+    const auto bound = at::where(finite_e, e.abs().mul(tol.rtol).add(tol.atol), at::zeros_like(e));
+    const auto bad = diff.gt(bound);
+    const auto n = bad.sum().item<std::int64_t>();
+    if (n > 0 && first_bad < 0) {
+      const auto pos = first_true(bad);
+      first_bad = begin + pos;
+      first_diff = diff[pos].item<double>();
+      first_bound = bound[pos].item<double>();
+    }
+    result.mismatches += n;
+    if (e.numel()) {
+      result.max_abs_err = std::max(result.max_abs_err, diff.max().item<double>());
+      // Relative error where it is defined (finite, nonzero reference values).
+      const auto rel = at::where(e.ne(0.0).logical_and(finite_e), diff / e.abs(), at::zeros_like(e));
+      result.max_rel_err = std::max(result.max_rel_err, rel.max().item<double>());
+    }
+    err_sq += diff.masked_select(finite_e).square().sum().item<double>();
+    ref_sq += e.masked_select(finite_e).square().sum().item<double>();
   }
 
   // The norm term: relative to the output's own norm, so an output below atol everywhere (which the
   // elementwise term accepts) still has to be right in aggregate (M4). Its absolute floor is atol scaled
   // by norm_rtol / rtol, see docs/notes/num.md for why the manifest's atol * sqrt(numel) is not used.
-  const double err_norm = diff.masked_select(finite_e).norm().item<double>();
-  const double ref_norm = e.masked_select(finite_e).norm().item<double>();
+  const double err_norm = std::sqrt(err_sq);
+  const double ref_norm = std::sqrt(ref_sq);
   const double norm_atol = tol.rtol > 0.0 ? tol.atol * (tol.norm_rtol / tol.rtol) : tol.atol;
-  const double norm_bound = tol.norm_rtol * ref_norm + norm_atol * std::sqrt(static_cast<double>(e.numel()));
+  const double norm_bound = tol.norm_rtol * ref_norm + norm_atol * std::sqrt(static_cast<double>(numel));
   result.norm_err_ratio = norm_bound > 0.0 ? err_norm / norm_bound
                                            : (err_norm > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
 
   if (result.mismatches > 0) {
-    const auto pos = first_true(bad);
     std::ostringstream out;
     out.precision(6);
-    out << element_message("value differs", pos, e, a, sizes) << " (|diff| " << diff[pos].item<double>()
-        << " > atol + rtol * |expected| = " << bound[pos].item<double>() << "); " << result.mismatches << " of "
-        << e.numel() << " elements differ, max abs err " << result.max_abs_err;
+    out << element_message("value differs", first_bad, ef, af, sizes) << " (|diff| " << first_diff
+        << " > atol + rtol * |expected| = " << first_bound << "); " << result.mismatches << " of " << numel
+        << " elements differ, max abs err " << result.max_abs_err;
     result.ok = false;
     result.reason_id = "mismatch";
     result.message = out.str();
@@ -189,10 +221,17 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
 
 Tolerance scaled_to_output(Tolerance tol, const at::Tensor& expected) {
   if (!expected.defined() || !at::isFloatingType(expected.scalar_type()) || expected.numel() == 0) return tol;
-  const auto e = expected.detach().reshape({-1}).to(at::kDouble);
-  const auto finite = e.masked_select(e.isfinite());
-  if (finite.numel() == 0) return tol;
-  const double rms = finite.square().mean().sqrt().item<double>();
+  const auto flat = expected.detach().reshape({-1});
+  double sum_sq = 0.0;
+  std::int64_t count = 0;
+  for (std::int64_t begin = 0; begin < flat.numel(); begin += kCompareChunk) {
+    const auto e = flat.slice(0, begin, std::min(flat.numel(), begin + kCompareChunk)).to(at::kDouble);
+    const auto finite = e.masked_select(e.isfinite());
+    sum_sq += finite.square().sum().item<double>();
+    count += finite.numel();
+  }
+  if (count == 0) return tol;
+  const double rms = std::sqrt(sum_sq / static_cast<double>(count));
   tol.atol *= std::max(1.0, rms);
   return tol;
 }

@@ -90,6 +90,11 @@ struct RunReport {
   // without a manifest what get_inputs() draws showed (runtime/input_contract.h).
   std::vector<InputSpec> inputs;
   std::vector<SkippedDistribution> skipped;
+  // A task without a manifest: the hidden shape sets derived from its reference's integer globals.
+  std::vector<ShapeSet> derived_hidden_shapes;
+  // What the input-dependence probe learned about the reference (an input its output ignores, an output
+  // that zeros would match): facts about the task, not verdicts on the submission.
+  std::vector<std::string> reference_notes;
   SandboxState sandbox;
   std::vector<CompileRecord> compiles;
   std::string worker_end;       // how the worker ended ("exited with code 0", "killed by signal 9 (SIGKILL)")

@@ -62,6 +62,10 @@ json to_json(const RunReport& report) {
   for (const auto& s : report.skipped)
     skipped.push_back({{"distribution", std::string(distribution_name(s.distribution))}, {"reason", s.reason}});
   out["skipped_distributions"] = skipped;
+  json derived = json::array();
+  for (const auto& set : report.derived_hidden_shapes) derived.push_back(set);
+  out["derived_hidden_shapes"] = derived;
+  out["reference_notes"] = report.reference_notes;
   if (report.timing) out["timing"] = to_json(*report.timing);
   return out;
 }
@@ -76,6 +80,12 @@ void write_text(std::ostream& out, const RunReport& report) {
   if (report.ran_alone) out << "  ran again with the GPU to itself after running out of memory\n";
   for (const auto& spec : report.inputs)
     if (!spec.inferred.empty() || spec.fill || spec.pattern) out << "  input " << spec.name << ": " << describe(spec) << "\n";
+  for (const auto& set : report.derived_hidden_shapes) {
+    out << "  hidden shapes (from the reference's globals):";
+    for (const auto& [name, value] : set) out << " " << name << "=" << value;
+    out << "\n";
+  }
+  for (const auto& note : report.reference_notes) out << "  reference: " << note << "\n";
   for (const auto& s : report.skipped) out << "  skipped " << distribution_name(s.distribution) << ": " << s.reason << "\n";
   out << "  sandbox: " << report.sandbox.mode;
   if (report.sandbox.landlock_abi) out << " (Landlock ABI " << report.sandbox.landlock_abi << ", seccomp)";

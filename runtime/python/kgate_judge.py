@@ -124,6 +124,56 @@ def io_bytes(module, init_seed):
             return total, None
 
 
+def _meta_shapes(module):
+    """get_inputs()' tensor shapes and get_init_inputs()' values at the module's current globals."""
+    with torch.device("meta"):
+        shapes = [tuple(t.shape) if isinstance(t, torch.Tensor) else repr(t) for t in module.get_inputs()]
+    return shapes, repr(module.get_init_inputs())
+
+
+def _reference_accepts(module):
+    try:
+        with torch.device("meta"):
+            inputs = [t.float() if isinstance(t, torch.Tensor) and t.is_floating_point() else t for t in module.get_inputs()]
+            with torch.no_grad():
+                module.Model(*module.get_init_inputs())(*inputs)
+        return True
+    except Exception:  # noqa: BLE001 - any failure: the reference does not take this shape set
+        return False
+
+
+def generalization_shapes(module):
+    """Shape sets for a task without a manifest, as JSON: {"public": {...}, "hidden": [{...}, ...]}.
+    The shape symbols are the module-level ints (not bools) that change get_inputs()' shapes and leave
+    get_init_inputs() as it is (the model's own sizes stay the task's). Hidden sets: every symbol halved,
+    then halved and made odd; each kept only where the reference runs on it (meta device, no memory)."""
+    base_shapes, base_init = _meta_shapes(module)
+    symbols = {}
+    for name, value in sorted(vars(module).items()):
+        if name.startswith("_") or not isinstance(value, int) or isinstance(value, bool) or value < 2:
+            continue
+        setattr(module, name, value // 2)
+        try:
+            shapes, init = _meta_shapes(module)
+            if shapes != base_shapes and init == base_init:
+                symbols[name] = value
+        except Exception:  # noqa: BLE001 - a global get_inputs() cannot vary
+            pass
+        finally:
+            setattr(module, name, value)
+    hidden = []
+    for variant in ({k: v // 2 for k, v in symbols.items()}, {k: (v // 2) | 1 for k, v in symbols.items()}):
+        if not variant or variant == symbols or variant in hidden:
+            continue
+        for k, v in variant.items():
+            setattr(module, k, v)
+        if _reference_accepts(module):
+            hidden.append(variant)
+        for k, v in symbols.items():
+            setattr(module, k, v)
+    return json.dumps({"public": symbols, "hidden": hidden})
+
+
 def wait_for_memory(nbytes, timeout_s):
     """Waits until the GPU has nbytes free (other runs finishing), up to timeout_s; whether it does."""
     import time

@@ -1,6 +1,7 @@
 // compare_outputs: metadata order, the elementwise and norm terms (M4), NaN handling, quantization.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -57,6 +58,26 @@ TEST(CompareOutputs, ElementwiseToleranceIsAtolPlusRtol) {
   auto single = compare(e, one_off, tol);
   EXPECT_EQ(single.mismatches, 1);
   EXPECT_NE(single.message.find("[37]"), std::string::npos) << single.message;
+}
+
+// Outputs larger than one comparison chunk (2^25 elements) are compared chunk by chunk: the first
+// failing position, the counts, the maxima and the norm term are those of the whole output.
+TEST(CompareOutputs, ChunkedComparisonMatchesTheWholeOutput) {
+  const std::int64_t n = (std::int64_t{1} << 25) + 1000;
+  auto e = at::full({2, n / 2}, 2.0);
+  auto a = e + 1e-4;  // a small error everywhere, for the norm term over all chunks together
+  a[1][n / 2 - 3] = 3.0;  // two elementwise failures, both in the second chunk
+  a[1][n / 2 - 1] = 2.5;
+  const Tolerance tol{1e-3, 1e-3, 1e-5};
+  auto r = compare(e, a, tol);
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.mismatches, 2);
+  EXPECT_NEAR(r.max_abs_err, 1.0, 1e-12);
+  EXPECT_NE(r.message.find("[1, " + std::to_string(n / 2 - 3) + "]"), std::string::npos) << r.message;
+  const double small = (a[0][0] - e[0][0]).item<double>();
+  const double err = std::sqrt(small * small * double(n - 2) + 1.0 + 0.25);
+  const double bound = tol.norm_rtol * 2.0 * std::sqrt(double(n)) + tol.atol * (tol.norm_rtol / tol.rtol) * std::sqrt(double(n));
+  EXPECT_NEAR(r.norm_err_ratio, err / bound, 1e-6 * err / bound);
 }
 
 TEST(CompareOutputs, ZerosForATinyOutputFailTheNormTerm) {
