@@ -746,12 +746,7 @@ class Judge {
     } else {
       std::vector<std::vector<at::Tensor>> draws;
       try {
-        for (int i = 0; i < kContractDraws; ++i) {
-          py::list structure = helper.attr("input_structure")(reference, secret_u64() >> 1, std::string(dtype_name(dtype)), options_.device);
-          std::vector<at::Tensor> draw;
-          for (auto item : structure) draw.push_back(embed::unwrap(item));
-          draws.push_back(std::move(draw));
-        }
+        for (int i = 0; i < kContractDraws; ++i) draws.push_back(draw_structure(helper, reference, dtype));
       } catch (const py::error_already_set& e) {
         return Error{"the reference's get_inputs failed: " + embed::error_text(e)};
       }
@@ -761,12 +756,18 @@ class Judge {
     return Status::ok();
   }
 
+  // One get_inputs() call under a secret seed, on the run's device, floating tensors in the run's dtype.
+  std::vector<at::Tensor> draw_structure(py::module_& helper, py::object& reference, DType dtype) {
+    py::list structure_list = helper.attr("input_structure")(reference, secret_u64() >> 1, std::string(dtype_name(dtype)), options_.device);
+    std::vector<at::Tensor> structure;
+    for (auto item : structure_list) structure.push_back(embed::unwrap(item));
+    return structure;
+  }
+
   // Fresh inputs: get_inputs()'s structure under a secret seed, values drawn from the distribution.
   Result<std::vector<at::Tensor>> make_inputs(py::module_& helper, py::object& reference, DType dtype, Distribution distribution) {
     try {
-      py::list structure_list = helper.attr("input_structure")(reference, secret_u64() >> 1, std::string(dtype_name(dtype)), options_.device);
-      std::vector<at::Tensor> structure;
-      for (auto item : structure_list) structure.push_back(embed::unwrap(item));
+      const std::vector<at::Tensor> structure = draw_structure(helper, reference, dtype);
       InputOptions input_options = options_.input_options;
       input_options.special_values = task_.special_values;
       return fill_inputs(structure, *specs_, distribution, secret_u64(), input_options);
