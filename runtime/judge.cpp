@@ -161,6 +161,13 @@ ArenaSize arena_size_for(const Task& task, py::module_& helper, py::object& refe
   return size;
 }
 
+// A case that a worker answer other than a result ended (crash, timeout, violation, harness limit).
+bool ended_by(CaseResult& result, const Answer& answer) {
+  result.verdict = answer.verdict;
+  result.reason = answer.reason;
+  return true;
+}
+
 class Judge {
  public:
   Judge(const Task& task, const RunOptions& options, RunReport& report, WorkerProcess& worker, CompileCache& cache,
@@ -326,11 +333,6 @@ class Judge {
     auto other = make_inputs(helper, reference, result.dtype, Distribution::normal);
     if (!made || !other) return Error{made ? other.error() : made.error()};
     const std::vector<at::Tensor>& inputs = *made;
-    const auto fail = [&](const Answer& answer) {
-      result.verdict = answer.verdict;
-      result.reason = answer.reason;
-      return true;
-    };
     at::Tensor plain_out;
     at::Tensor expected;
     std::vector<TensorSlot> slots;
@@ -339,7 +341,7 @@ class Judge {
     } catch (const py::error_already_set& e) {
       return Error{"the reference failed: " + embed::error_text(e)};
     }
-    if (Answer a = call_candidate(inputs, slots, plain_out); !a.ok) return fail(a);
+    if (Answer a = call_candidate(inputs, slots, plain_out); !a.ok) return ended_by(result, a);
     const Tolerance tolerance = task_.tolerance_for(result.dtype);
     if (expected.numel() > 0 && at::isFloatingType(expected.scalar_type()) &&
         compare_outputs(expected, at::zeros_like(expected), tolerance, task_.contract, task_.quantization).ok)
@@ -367,7 +369,7 @@ class Judge {
       Answer answer = call_candidate(poisoned, slots, poisoned_out);
       // A candidate that stops on NaN input reacted to it; a timeout or a sandbox violation is a verdict.
       if (!answer.ok && answer.verdict == Verdict::crashed && answer.reason.id == "crashed" && worker_.alive()) continue;
-      if (!answer.ok) return fail(answer);
+      if (!answer.ok) return ended_by(result, answer);
       if (poisoned_out.sizes() == plain_out.sizes() && at::equal(poisoned_out, plain_out)) {
         result.verdict = Verdict::fail;
         result.reason = Reason{"ignores-input", "with " + name + " all NaN the output is exactly what it was, while the "
@@ -820,11 +822,7 @@ class Judge {
     std::vector<TensorSlot> slots;
     at::Tensor output;
     Answer answer = call_candidate(inputs, slots, output);
-    if (!answer.ok) {
-      result.verdict = answer.verdict;
-      result.reason = answer.reason;
-      return true;
-    }
+    if (!answer.ok) return ended_by(result, answer);
     const json measured = answer.body.value("measured", json::object());
     if (measure) {
       measure->round_trip_s = answer.round_trip_s;
@@ -930,11 +928,7 @@ class Judge {
         std::vector<TensorSlot> again_slots;
         at::Tensor again_output;
         Answer again = call_candidate(originals, again_slots, again_output);
-        if (!again.ok) {
-          result.verdict = again.verdict;
-          result.reason = again.reason;
-          return true;
-        }
+        if (!again.ok) return ended_by(result, again);
         const auto second = timed_call_from(again.body.value("measured", json::object()));
         if (!second || check_side_stream(*second)) return fail(*reason);
       }
@@ -943,11 +937,7 @@ class Judge {
       result.determinism_checked = true;
       at::Tensor second;
       Answer again = call_candidate(originals, slots, second);
-      if (!again.ok) {
-        result.verdict = again.verdict;
-        result.reason = again.reason;
-        return true;
-      }
+      if (!again.ok) return ended_by(result, again);
       if (auto reason = check_deterministic(output, second)) return fail(*reason);
     }
     return true;

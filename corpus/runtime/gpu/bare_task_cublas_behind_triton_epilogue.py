@@ -1,8 +1,9 @@
-# runtime-task: corpus/runtime/tasks/square_matmul.py
+# runtime-task: tasks/MatrixMultiply/matmul_square/reference.py
 # runtime-expect: fail library-kernel
-# F5/F6 on a task without a manifest: the GEMM runs in cuBLAS (torch.mm picked out of a dict, which the
-# static gate may not resolve), and the submission's own Triton kernel only copies the result. The
-# CUPTI backstop is on for every task: cuBLAS kernels are not allowed unless a manifest allows them.
+# F5/F6 on a task without a manifest (the square matmul reference, run as a bare KernelBench file): the
+# GEMM runs in cuBLAS (torch.mm picked out of a dict, which the static gate may not resolve), and the
+# submission's own Triton kernel only copies the result. The CUPTI backstop is on for every task:
+# cuBLAS kernels are not allowed unless a manifest allows them.
 import torch
 import torch.nn as nn
 import triton
