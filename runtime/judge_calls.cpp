@@ -1,0 +1,247 @@
+// The judge's side of the worker protocol: start-up and import, the compile requests served while it
+// waits, one forward call through the arena, and building both models.
+#include "runtime/judge_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "runtime/compare.h"
+#include "runtime/defences.h"
+#include "runtime/embed.h"
+#include <iomanip>
+#include <sstream>
+
+#include <sys/random.h>
+
+namespace kgate::runtime::detail {
+
+std::uint64_t secret_u64() {
+  std::uint64_t value = 0;
+  auto* bytes = reinterpret_cast<unsigned char*>(&value);
+  std::size_t got = 0;
+  while (got < sizeof value) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof value - got, 0);
+    if (n > 0) got += static_cast<std::size_t>(n);
+  }
+  return value;
+}
+
+std::string hex32(std::uint64_t v) {
+  std::ostringstream out;
+  out << std::hex << std::setw(8) << std::setfill('0') << (v & 0xffffffffu);
+  return out.str();
+}
+
+bool out_of_memory(const std::string& text) {
+  return text.find("out of memory") != std::string::npos || text.find("OutOfMemoryError") != std::string::npos;
+}
+
+bool ended_by(CaseResult& result, const Answer& answer) {
+  result.verdict = answer.verdict;
+  result.reason = answer.reason;
+  return true;
+}
+
+L2Pinning l2_from(const json& body) {
+  const json l2 = body.value("l2", json::object());
+  return {l2.value("persisting_limit", std::size_t{0}), l2.value("window_bytes", std::size_t{0}),
+          l2.value("baseline_limit", std::size_t{0})};
+}
+
+std::optional<TimedCall> timed_call_from(const json& measured) {
+  if (!measured.contains("timing")) return std::nullopt;
+  const json& t = measured["timing"];
+  TimedCall call;
+  call.synced_s = t.value("synced_s", 0.0);
+  call.stream_s = t.value("stream_s", 0.0);
+  call.wall_s = t.value("wall_s", 0.0);
+  return call;
+}
+
+// Waits for `expected`, serving compile requests meanwhile. Any other ending is a verdict.
+Answer Judge::await(const std::string& expected, const std::string& what, int timeout_ms) {
+  for (;;) {
+    MessageRead read = worker_.receive(timeout_ms);
+    Answer answer;
+    switch (read.kind) {
+      case MessageRead::Kind::timeout:
+        worker_.kill();
+        report_.worker_end = worker_.reap(1000);
+        answer.verdict = Verdict::timeout;
+        answer.reason = {"timeout", "no answer to " + what + " within " + std::to_string(timeout_ms) + " ms"};
+        return answer;
+      case MessageRead::Kind::closed: {
+        report_.worker_end = worker_.reap(2000);
+        const bool sigsys = report_.worker_end.find("SIGSYS") != std::string::npos;
+        const bool sigxcpu = report_.worker_end.find("SIGXCPU") != std::string::npos;
+        answer.verdict = sigsys ? Verdict::sandbox_violation : sigxcpu ? Verdict::timeout : Verdict::crashed;
+        answer.reason = {sigsys ? "sandbox-violation" : sigxcpu ? "timeout" : "crashed",
+                         "the worker " + report_.worker_end + " during " + what};
+        return answer;
+      }
+      case MessageRead::Kind::malformed:
+        worker_.kill();
+        report_.worker_end = worker_.reap(1000);
+        answer.verdict = Verdict::crashed;
+        answer.reason = {"crashed", "malformed message from the worker during " + what + ": " + read.error};
+        return answer;
+      case MessageRead::Kind::message:
+        break;
+    }
+    const std::string op = read.body.value("op", "");
+    if (op == expected) {
+      answer.ok = true;
+      answer.body = std::move(read.body);
+      return answer;
+    }
+    if (op == "compile") {
+      serve_compile(read.body.value("request", json::object()));
+      continue;
+    }
+    if (op == "error" && read.body.contains("arena_needed")) return arena_answer(read.body);
+    if (op == "error" && out_of_memory(read.body.value("message", ""))) {
+      // Out of GPU memory in the candidate: the candidate's only when it had the GPU to itself.
+      answer.verdict = options_.alone ? Verdict::crashed : Verdict::harness_error;
+      answer.reason = {options_.alone ? "crashed" : "out-of-memory",
+                       what + " ran out of GPU memory" + (options_.alone ? " with the GPU to itself" : "") + ": " +
+                           read.body.value("message", "")};
+      return answer;
+    }
+    if (op == "violation") {
+      report_.worker_end = worker_.reap(2000);
+      answer.verdict = Verdict::sandbox_violation;
+      answer.reason = {"sandbox-violation", "syscall " + read.body.value("syscall", std::string("?")) + " during " + what};
+      return answer;
+    }
+    answer.verdict = Verdict::crashed;
+    answer.reason = {"crashed", what + " failed: " + read.body.value("message", "unexpected message '" + op + "'")};
+    return answer;
+  }
+}
+
+Answer Judge::start_and_load(const std::filesystem::path& submission) {
+  json setup{{"op", "setup"}, {"device", options_.device}};
+  if (options_.device != "cpu") setup["cuda_arena"] = cuda_arena_handle_;
+  if (Status s = worker_.send(setup); !s) return closed_answer("setup");
+  Answer ready = await("ready", "start-up", options_.start_timeout_ms);
+  if (!ready.ok) return ready;
+  report_.sandbox = sandbox_state_from_json(ready.body.value("sandbox", json::object()));
+  const std::string module = "kgate_candidate_" + hex32(secret_u64());
+  if (Status s = worker_.send({{"op", "load"}, {"path", std::filesystem::absolute(submission).string()}, {"module", module}}); !s)
+    return closed_answer("import");
+  return await("loaded", "import of the submission", options_.start_timeout_ms);
+}
+
+// The worker's output did not fit the arena. An output no larger than twice the reference's is the
+// harness's limit (harness-error); a larger one is the candidate's wrong shape.
+Answer Judge::arena_answer(const json& body) {
+  Answer answer;
+  const auto needed = body.value("arena_needed", std::size_t{0});
+  const auto output = body.value("output_bytes", std::size_t{0});
+  if (expected_output_bytes_ > 0 && output > 2 * expected_output_bytes_) {
+    answer.verdict = Verdict::fail;
+    answer.reason = {"shape-mismatch", body.value("message", std::string()) + ": " + std::to_string(output) +
+                                           " bytes, the reference's output has " + std::to_string(expected_output_bytes_)};
+    return answer;
+  }
+  answer.verdict = Verdict::harness_error;
+  answer.reason = {"arena-too-small", body.value("message", std::string()) + " (" + std::to_string(arena_.numel() >> 20) +
+                                          " MiB; the call needs " + std::to_string((needed + (std::size_t{1} << 20) - 1) >> 20) +
+                                          " MiB): a limit of the harness; rerun with a larger --arena-mib"};
+  return answer;
+}
+
+Answer Judge::closed_answer(const std::string& what) {
+  Answer answer;
+  report_.worker_end = worker_.reap(2000);
+  answer.verdict = Verdict::crashed;
+  answer.reason = {"crashed", "the worker " + report_.worker_end + " before " + what};
+  return answer;
+}
+
+void Judge::serve_compile(const json& request) {
+  CompileRecord record;
+  auto built = cache_.build(request, &record);
+  report_.compiles.push_back(record);
+  json reply = built ? json{{"op", "compiled"}, {"so", built->string()}} : json{{"op", "compile-failed"}, {"message", built.error()}};
+  (void)worker_.send(reply);
+}
+
+// Writes the inputs into the arena, asks for one forward call, and returns the output copy.
+// probe: the worker does everything around a call but the call (the judge's overhead estimate).
+Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<TensorSlot>& slots, at::Tensor& output,
+                      bool probe) {
+  std::size_t end = 0;
+  slots = layout_slots(inputs, &end);
+  json slot_list = json::array();
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    auto view = slot_view(arena_, slots[i]);
+    if (!view) {
+      Answer answer;
+      answer.verdict = Verdict::harness_error;
+      answer.reason = {"arena-too-small", "the inputs do not fit the arena (a limit of the harness; rerun with a larger --arena-mib): " + view.error()};
+      return answer;
+    }
+    view->copy_(inputs[i]);
+    slot_list.push_back(slot_to_json(slots[i]));
+  }
+  if (arena_.is_cuda()) py::module_::import("kgate_judge").attr("synchronize")(options_.device);
+  // Poison about as much free memory as the output will need (the inputs' size on CPU, where
+  // poisoning pins glibc's heap); on CUDA the caching allocator's free blocks, generously.
+  const std::size_t poison = options_.device == "cpu" ? std::max(end, std::size_t{4096}) : std::size_t{256} << 20;
+  const auto sent = std::chrono::steady_clock::now();
+  if (Status s = worker_.send({{"op", "call"}, {"inputs", slot_list}, {"output_offset", end}, {"poison_bytes", poison},
+                               {"probe", probe}}); !s)
+    return closed_answer("forward");
+  Answer answer = await("result", "forward", options_.call_timeout_ms);
+  answer.round_trip_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  if (!answer.ok || probe) return answer;
+  auto slot = slot_from_json(answer.body.value("output", json::object()));
+  auto view = slot ? slot_view(arena_, *slot) : Result<at::Tensor>(Error{slot.error()});
+  if (!view) {
+    answer.ok = false;
+    answer.verdict = Verdict::fail;
+    answer.reason = {"shape-mismatch", "output slot: " + view.error()};
+    return answer;
+  }
+  output = view->clone();
+  return answer;
+}
+
+// Sets the shape globals, builds the reference here and ModelNew in the worker from the same seed
+// and init inputs. An answer with Verdict::error is the judge's or the reference's problem.
+Answer Judge::build_models(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype, py::object& model) {
+  const std::string dtype_text(dtype_name(dtype));
+  json shape_json = json::object();
+  for (const auto& [name, value] : shapes) shape_json[name] = value;
+  try {
+    helper.attr("set_shape_globals")(reference, shape_json.dump());
+    const std::uint64_t init_seed = secret_u64() >> 1;
+    py::tuple built = helper.attr("build_reference")(reference, init_seed, dtype_text, options_.device);
+    model = built[0];
+    const std::string init_inputs = built[1].cast<std::string>();
+    if (Status s = worker_.send({{"op", "build"}, {"init_seed", init_seed}, {"init_inputs", init_inputs}, {"dtype", dtype_text}}); !s)
+      return closed_answer("build");
+  } catch (const py::error_already_set& e) {
+    Answer failed;
+    const std::string text = embed::error_text(e);
+    failed.verdict = out_of_memory(text) ? Verdict::harness_error : Verdict::error;
+    failed.reason = {out_of_memory(text) ? "out-of-memory" : "error",
+                     "the reference " + task_.reference.string() + " failed to build: " + text};
+    return failed;
+  }
+  Answer built = await("built", "ModelNew construction", options_.call_timeout_ms);
+  if (!built.ok) return built;
+  if (auto pinned = check_l2_pinning(l2_from(built.body), "ModelNew's constructor")) {
+    Answer failed;
+    failed.verdict = Verdict::fail;
+    failed.reason = *pinned;
+    return failed;
+  }
+  return built;
+}
+
+}  // namespace kgate::runtime::detail
