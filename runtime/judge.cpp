@@ -164,22 +164,54 @@ Task with_generalization_shapes(const Task& task, py::module_& helper, py::objec
   return derived;
 }
 
+// The quick profile's one hidden shape set: the one with the most odd sizes (the first of those).
+std::vector<ShapeSet> quick_hidden_shapes(const std::vector<ShapeSet>& hidden) {
+  if (hidden.empty()) return {};
+  const auto odd_sizes = [](const ShapeSet& set) {
+    return std::count_if(set.begin(), set.end(), [](const auto& entry) { return entry.second % 2 != 0; });
+  };
+  return {*std::max_element(hidden.begin(), hidden.end(), [&](const ShapeSet& a, const ShapeSet& b) { return odd_sizes(a) < odd_sizes(b); })};
+}
+
 Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path& submission, const RunOptions& options) {
   const Task* task_ptr = &given_task;
   std::optional<Task> derived_task;
   const auto start = std::chrono::steady_clock::now();
   RunReport report;
+  PhaseClock clock(report.phases);
+  report.profile = std::string(run_profile_name(options.profile));
   report.task = given_task.name;
   report.category = given_task.category;
   report.submission = submission.string();
   report.device = options.device;
-  if (Status s = embed::start_python(); !s) return Error{s.message()};
   RunDirectory run_dir;
   if (!run_dir.ok()) return Error{"cannot create a run directory under " + std::filesystem::temp_directory_path().string()};
   std::error_code ec;
   std::filesystem::create_directory(run_dir.private_dir(), ec);
   std::filesystem::permissions(run_dir.private_dir(), std::filesystem::perms::owner_all, ec);
 
+  // The worker starts first: its interpreter and torch import overlap the judge's own start-up and the
+  // reference's load. A CPU run's memfd is sized once the reference says what the task needs.
+  std::optional<MemfdArena> memfd;
+  if (options.device == "cpu") {
+    auto created = MemfdArena::create(0);
+    if (!created) return Error{created.error()};
+    memfd.emplace(std::move(*created));
+  }
+  WorkerSpawn spawn;
+  spawn.executable = options.worker_executable;
+  spawn.private_dir = run_dir.private_dir();
+  spawn.log = run_dir.log();
+  spawn.arena_fd = memfd ? memfd->fd() : -1;
+  spawn.sandbox = options.sandbox;
+  spawn.device = options.device;
+  spawn.limits.cpu_seconds = static_cast<std::uint64_t>(options.start_timeout_ms / 1000 + 16 * options.call_timeout_ms / 1000);
+  spawn.limits.address_space = options.device == "cpu" ? options.cpu_address_space : 0;
+  if (options.device != "cpu") spawn.limits.processes = 0;  // the CUDA driver's threads; root is exempt anyway
+  auto worker = WorkerProcess::spawn(spawn);
+  if (!worker) return Error{"cannot start the worker " + options.worker_executable.string() + ": " + worker.error()};
+
+  if (Status s = embed::start_python(); !s) return Error{s.message()};
   try {
     py::module_ helper = embed::helper("kgate_judge");
     std::string module_name = "kgate_reference_";
@@ -190,8 +222,8 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
     } catch (const py::error_already_set& e) {
       return Error{"cannot load the reference " + given_task.reference.string() + ": " + embed::error_text(e)};
     }
+    clock.lap("start-up");
 
-    std::optional<MemfdArena> memfd;
     at::Tensor arena;
     std::string cuda_handle;
     if (given_task.bare_kernelbench && options.hidden_shapes) {
@@ -201,14 +233,19 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
       } catch (const py::error_already_set& e) {
         return Error{"deriving shape sets from the reference " + given_task.reference.string() + ": " + embed::error_text(e)};
       }
+      clock.lap("shape derivation");
+    }
+    if (options.profile == RunProfile::quick && task_ptr->hidden_shapes.size() > 1) {
+      if (!derived_task) derived_task = given_task;
+      derived_task->hidden_shapes = quick_hidden_shapes(derived_task->hidden_shapes);
+      task_ptr = &*derived_task;
     }
     const Task& task = *task_ptr;
     const ArenaSize sized = arena_size_for(task, helper, reference);
-    if (options.device == "cpu") {
+    if (memfd) {
       // A memfd's pages exist only once written: 1 GiB costs nothing until used.
-      auto created = MemfdArena::create(options.arena_bytes ? options.arena_bytes : std::max(std::size_t{1} << 30, sized.bytes));
-      if (!created) return Error{created.error()};
-      memfd.emplace(std::move(*created));
+      if (Status s = memfd->resize(options.arena_bytes ? options.arena_bytes : std::max(std::size_t{1} << 30, sized.bytes)); !s)
+        return Error{s.message()};
       arena = memfd->bytes();
     } else {
       // CUDA memory is real at once, and runs share the GPU: size it by the task, and wait for the
@@ -231,22 +268,11 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
         return report;
       }
     }
+    clock.lap("arena");
 
-    WorkerSpawn spawn;
-    spawn.executable = options.worker_executable;
-    spawn.private_dir = run_dir.private_dir();
-    spawn.log = run_dir.log();
-    spawn.arena_fd = memfd ? memfd->fd() : -1;
-    spawn.arena_bytes = static_cast<std::size_t>(arena.numel());
-    spawn.sandbox = options.sandbox;
-    spawn.device = options.device;
-    spawn.limits.cpu_seconds = static_cast<std::uint64_t>(options.start_timeout_ms / 1000 + 16 * options.call_timeout_ms / 1000);
-    spawn.limits.address_space = options.device == "cpu" ? options.cpu_address_space : 0;
-    if (options.device != "cpu") spawn.limits.processes = 0;  // the CUDA driver's threads; root is exempt anyway
-    auto worker = WorkerProcess::spawn(spawn);
-    if (!worker) return Error{"cannot start the worker " + options.worker_executable.string() + ": " + worker.error()};
     CompileCache cache(options.cache_dir.empty() ? default_compile_cache_dir() : options.cache_dir);
     Judge judge(task, options, report, *worker, cache, arena);
+    judge.set_clock(&clock);
     judge.set_expected_output_bytes(sized.output_bytes);
     judge.set_cuda_arena_handle(cuda_handle);
     judge.set_candidate_kernels(candidate_kernel_names(submission));
@@ -260,10 +286,16 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
       report.cases.push_back(failed);
     } else {
       std::optional<GpuLock> gpu_lock;
-      if (options.device != "cpu") gpu_lock.emplace(options.device);
+      if (options.device != "cpu") {
+        gpu_lock.emplace(options.device);
+        clock.lap("waiting for the GPU");
+      }
       if (Status s = judge.run_cases(helper, reference); !s) return Error{s.message()};
-      if (std::all_of(report.cases.begin(), report.cases.end(), [](const CaseResult& c) { return c.verdict == Verdict::pass; }))
+      clock.lap("cases");
+      if (std::all_of(report.cases.begin(), report.cases.end(), [](const CaseResult& c) { return c.verdict == Verdict::pass; })) {
         if (Status t = judge.run_timing(helper, reference); !t) return Error{t.message()};
+        if (options.device != "cpu" && options.timed_calls > 0) clock.lap("timing");
+      }
     }
     if (worker->alive()) {
       (void)worker->send({{"op", "exit"}});
@@ -279,13 +311,29 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
     report.cases.push_back(judge_out_of_memory(e.what()));
   }
   summarise(report);
+  clock.lap("finish");
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 
 }  // namespace
 
-Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& options) {
+std::optional<RunProfile> parse_run_profile(std::string_view name) {
+  if (name == "full") return RunProfile::full;
+  if (name == "quick") return RunProfile::quick;
+  return std::nullopt;
+}
+
+std::string_view run_profile_name(RunProfile profile) { return profile == RunProfile::quick ? "quick" : "full"; }
+
+Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& given) {
+  // The profile's defaults, once: the judge reads concrete seeds, distributions and timed calls.
+  RunOptions options = given;
+  const bool quick = options.profile == RunProfile::quick;
+  if (options.seeds <= 0) options.seeds = quick || options.device == "cpu" ? 1 : 5;
+  if (options.distributions.empty())
+    options.distributions = quick ? std::vector<Distribution>{Distribution::normal, Distribution::outlier} : all_distributions();
+  if (options.timed_calls < 0) options.timed_calls = quick ? 10 : 30;
   const bool cuda = options.device != "cpu";
   std::optional<GpuLock> presence;
   if (cuda) presence.emplace(options.device, "presence", options.alone ? LOCK_EX : LOCK_SH);

@@ -9,6 +9,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,10 +24,18 @@
 
 namespace kgate::runtime {
 
+// How much a run checks. full: the defaults below. quick, for RL reward loops and pre-commit hooks: one
+// seed, normal and outlier inputs, the public shape sets and one hidden set (the one with the most odd
+// sizes: tails are where a public-shape kernel breaks), and 10 timed calls. Explicit options win.
+enum class RunProfile { full, quick };
+std::optional<RunProfile> parse_run_profile(std::string_view name);
+std::string_view run_profile_name(RunProfile);
+
 struct RunOptions {
+  RunProfile profile = RunProfile::full;
   std::string device = "cpu";                // "cpu" or "cuda"
-  int seeds = 0;                             // 0: 5 on cuda, 1 on cpu
-  std::vector<Distribution> distributions;  // empty: all
+  int seeds = 0;                             // 0: the profile's (full: 5 on cuda, 1 on cpu; quick: 1)
+  std::vector<Distribution> distributions;  // empty: the profile's (full: all; quick: normal, outlier)
   bool hidden_shapes = true;
   int start_timeout_ms = 120000;  // worker start-up and candidate import (compilation is not counted)
   int call_timeout_ms = 60000;    // one build or forward call
@@ -39,9 +48,13 @@ struct RunOptions {
   std::size_t arena_bytes = 0;
   // GPU runs (built with the CUDA part) whose every case passed are then timed: a random number of
   // warm-up calls (T9), then `timed_calls` calls on the first public shape set and the task's first
-  // dtype, each with fresh inputs and checked, against eager PyTorch on the same inputs. 0: no timing.
-  int timed_calls = 30;
+  // dtype, each with fresh inputs and checked, against eager PyTorch on the same inputs. 0: no timing;
+  // -1: the profile's (full 30, quick 10).
+  int timed_calls = -1;
   bool compare_compile = false;  // also time torch.compile of the reference
+  // The reference's floating parameters and its norms' running statistics are redrawn under a secret seed
+  // after construction, and the candidate's matching ones get the same values (kgate_models.py).
+  bool redraw_parameters = true;
   std::uint64_t cpu_address_space = std::uint64_t{32} << 30;  // RLIMIT_AS of CPU workers
   // CUDA runs wait up to this long for the GPU memory they need (other runs on the GPU finishing).
   int memory_wait_s = 600;
@@ -72,6 +85,12 @@ struct CaseResult {
   bool matched_fp32_reference = false;
 };
 
+// Wall time of one phase of a run.
+struct Phase {
+  std::string name;
+  double seconds = 0;
+};
+
 // A distribution the run could not draw without breaking an input's contract, and why.
 struct SkippedDistribution {
   Distribution distribution = Distribution::normal;
@@ -79,6 +98,7 @@ struct SkippedDistribution {
 };
 
 struct RunReport {
+  std::string profile;  // run_profile_name()
   std::string task;
   std::string category;  // the task's (tasks/<Category>/<name>), for per-category speedup tables
   std::string submission;
@@ -95,6 +115,9 @@ struct RunReport {
   // What the input-dependence probe learned about the reference (an input its output ignores, an output
   // that zeros would match): facts about the task, not verdicts on the submission.
   std::vector<std::string> reference_notes;
+  // Whether the parameters were redrawn under the secret seed ("redrawn ...: N tensors"), or why not
+  // (the candidate's parameters match the reference's neither by name nor by order); empty: nothing to redraw.
+  std::string parameter_redraw;
   SandboxState sandbox;
   std::vector<CompileRecord> compiles;
   std::string worker_end;       // how the worker ended ("exited with code 0", "killed by signal 9 (SIGKILL)")
@@ -102,6 +125,12 @@ struct RunReport {
   std::optional<TimingReport> timing;  // GPU runs whose every case passed: speed, kernels, roofline
   bool ran_alone = false;              // the rerun, with the GPU to itself, of a run that ran out of memory
   double seconds = 0;
+  // The judge's wall clock per phase, in order; they add up to `seconds` (compiles served while the
+  // worker imported or ran are booked under "compile", not under the phase they interrupted).
+  std::vector<Phase> phases;
+  // The worker's own clock on its start-up (sandbox, python, imports, device set-up), which overlaps
+  // the judge's first phases: the worker starts before the judge loads the reference.
+  std::vector<Phase> worker_startup;
 };
 
 // An Error is a problem of the task, the options or the judge itself (exit code 2), never of the submission.

@@ -45,6 +45,29 @@ bool ended_by(CaseResult& result, const Answer& answer) {
   return true;
 }
 
+PhaseClock::PhaseClock(std::vector<Phase>& phases) : phases_(phases), last_(std::chrono::steady_clock::now()) {}
+
+void PhaseClock::add(const std::string& name, double seconds) {
+  for (auto& phase : phases_)
+    if (phase.name == name) {
+      phase.seconds += seconds;
+      return;
+    }
+  phases_.push_back({name, seconds});
+}
+
+void PhaseClock::lap(const std::string& name) {
+  const auto now = std::chrono::steady_clock::now();
+  add(name, std::max(0.0, std::chrono::duration<double>(now - last_).count() - aside_));
+  last_ = now;
+  aside_ = 0;
+}
+
+void PhaseClock::set_aside(const std::string& name, double seconds) {
+  add(name, seconds);
+  aside_ += seconds;
+}
+
 L2Pinning l2_from(const json& body) {
   const json l2 = body.value("l2", json::object());
   return {l2.value("persisting_limit", std::size_t{0}), l2.value("window_bytes", std::size_t{0}),
@@ -123,16 +146,21 @@ Answer Judge::await(const std::string& expected, const std::string& what, int ti
 }
 
 Answer Judge::start_and_load(const std::filesystem::path& submission) {
-  json setup{{"op", "setup"}, {"device", options_.device}};
+  json setup{{"op", "setup"}, {"device", options_.device}, {"arena_bytes", arena_.numel()}};
   if (options_.device != "cpu") setup["cuda_arena"] = cuda_arena_handle_;
   if (Status s = worker_.send(setup); !s) return closed_answer("setup");
   Answer ready = await("ready", "start-up", options_.start_timeout_ms);
+  lap("worker start-up");
   if (!ready.ok) return ready;
   report_.sandbox = sandbox_state_from_json(ready.body.value("sandbox", json::object()));
+  for (const auto& phase : ready.body.value("startup", json::array()))
+    report_.worker_startup.push_back({phase.value("phase", std::string("?")), phase.value("seconds", 0.0)});
   const std::string module = "kgate_candidate_" + hex32(secret_u64());
   if (Status s = worker_.send({{"op", "load"}, {"path", std::filesystem::absolute(submission).string()}, {"module", module}}); !s)
     return closed_answer("import");
-  return await("loaded", "import of the submission", options_.start_timeout_ms);
+  Answer loaded = await("loaded", "import of the submission", options_.start_timeout_ms);
+  lap("import");
+  return loaded;
 }
 
 // The worker's output did not fit the arena. An output no larger than twice the reference's is the
@@ -164,7 +192,9 @@ Answer Judge::closed_answer(const std::string& what) {
 
 void Judge::serve_compile(const json& request) {
   CompileRecord record;
+  const auto start = std::chrono::steady_clock::now();
   auto built = cache_.build(request, &record);
+  if (clock_) clock_->set_aside("compile", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   report_.compiles.push_back(record);
   json reply = built ? json{{"op", "compiled"}, {"so", built->string()}} : json{{"op", "compile-failed"}, {"message", built.error()}};
   (void)worker_.send(reply);
@@ -215,6 +245,9 @@ Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<
 // and init inputs. An answer with Verdict::error is the judge's or the reference's problem.
 Answer Judge::build_models(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype, py::object& model) {
   const std::string dtype_text(dtype_name(dtype));
+  std::string redraw_plan;
+  const std::uint64_t redraw_seed = secret_u64() >> 1;
+  not_copied_.clear();
   json shape_json = json::object();
   for (const auto& [name, value] : shapes) shape_json[name] = value;
   try {
@@ -223,8 +256,12 @@ Answer Judge::build_models(py::module_& helper, py::object& reference, const Sha
     py::tuple built = helper.attr("build_reference")(reference, init_seed, dtype_text, options_.device);
     model = built[0];
     const std::string init_inputs = built[1].cast<std::string>();
-    if (Status s = worker_.send({{"op", "build"}, {"init_seed", init_seed}, {"init_inputs", init_inputs}, {"dtype", dtype_text}}); !s)
-      return closed_answer("build");
+    json request{{"op", "build"}, {"init_seed", init_seed}, {"init_inputs", init_inputs}, {"dtype", dtype_text}};
+    if (options_.redraw_parameters) {
+      redraw_plan = helper.attr("redraw_plan_json")(model).cast<std::string>();
+      if (redraw_plan != "[]") request["redraw"] = {{"plan", redraw_plan}, {"seed", redraw_seed}};
+    }
+    if (Status s = worker_.send(request); !s) return closed_answer("build");
   } catch (const py::error_already_set& e) {
     Answer failed;
     const std::string text = embed::error_text(e);
@@ -240,6 +277,26 @@ Answer Judge::build_models(py::module_& helper, py::object& reference, const Sha
     failed.verdict = Verdict::fail;
     failed.reason = *pinned;
     return failed;
+  }
+  // The reference's parameters are redrawn whatever the candidate did with them; the report says whether
+  // the candidate got the same values, and how they were matched.
+  if (!redraw_plan.empty() && redraw_plan != "[]") {
+    const json answer = built.body.value("redraw", json::object());
+    try {
+      py::tuple done = helper.attr("apply_redraw")(model, redraw_plan, redraw_seed);
+      if (!done[0].cast<bool>()) throw std::runtime_error(done[1].cast<std::string>());
+    } catch (const std::exception& e) {
+      Answer failed;
+      failed.verdict = Verdict::error;
+      failed.reason = {"error", std::string("redrawing the reference's parameters: ") + e.what()};
+      return failed;
+    }
+    const bool copied = answer.value("copied", false);
+    not_copied_ = copied ? "" : answer.value("how", std::string("no answer"));
+    if (report_.parameter_redraw.empty())
+      report_.parameter_redraw = std::to_string(json::parse(redraw_plan).size()) + " tensors redrawn under the secret seed; " +
+                                 (copied ? "copied into the candidate's " + answer.value("how", std::string("?"))
+                                         : "not copied into the candidate: " + not_copied_);
   }
   return built;
 }

@@ -21,8 +21,8 @@ Status Judge::run_cases(py::module_& helper, py::object& reference) {
   if (options_.hidden_shapes)
     for (const auto& s : task_.hidden_shapes) shape_sets.emplace_back(s, true);
   if (shape_sets.empty()) shape_sets.emplace_back(ShapeSet{}, false);
-  const int seeds = options_.seeds > 0 ? options_.seeds : (options_.device == "cpu" ? 1 : 5);
-  const std::vector<Distribution> distributions = options_.distributions.empty() ? all_distributions() : options_.distributions;
+  const int seeds = options_.seeds;  // judge_submission() resolved the profile's defaults
+  const std::vector<Distribution>& distributions = options_.distributions;
 
   for (std::size_t shape_index = 0; shape_index < shape_sets.size(); ++shape_index) {
     const auto& [shapes, hidden] = shape_sets[shape_index];
@@ -55,6 +55,8 @@ Status Judge::run_cases(py::module_& helper, py::object& reference) {
           determinism_pending = determinism_pending && !result.determinism_checked;
           const Verdict v = result.verdict;
           report_.cases.push_back(std::move(result));
+          // The first case carries the first call's one-off costs (a JIT compile in the worker).
+          lap(report_.cases.size() == 1 ? "first case" : "cases");
           if (v != Verdict::pass && v != Verdict::fail) return Status::ok();
         }
       }
@@ -66,6 +68,7 @@ Status Judge::run_cases(py::module_& helper, py::object& reference) {
         probe.shapes = shapes;
         probe.dtype = dtype;
         auto status = probe_input_dependence(helper, reference, model, probe);
+        lap("input probe");
         if (!status) return Error{status.error()};
         if (probe.verdict != Verdict::pass) {
           const Verdict v = probe.verdict;
@@ -331,6 +334,10 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     if (previous_output_.defined() && previous_output_.sizes() == output.sizes() &&
         previous_output_.scalar_type() == output.scalar_type() && at::equal(previous_output_, output))
       return fail({"stale-output", "the output equals the previous call's output for different inputs (" + compared.message + ")"});
+    // A candidate that kept its own parameters computes with values the reference no longer has.
+    if (!not_copied_.empty())
+      return fail({compared.reason_id, compared.message + " (the reference's parameters were redrawn under the secret seed; the "
+                                                          "candidate kept its own: " + not_copied_ + ")"});
     return fail({compared.reason_id, compared.message});
   }
   previous_output_ = output;

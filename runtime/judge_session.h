@@ -3,6 +3,7 @@
 // (judge_timing.cpp). judge.cpp sets a session up and runs it.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -60,6 +61,21 @@ struct CallMeasure {
   Trace trace;
 };
 
+// Books a run's wall time into RunReport::phases: lap(name) adds the time since the previous lap, less
+// what set_aside() booked meanwhile (compiles served while the judge waited), to the phase `name`.
+class PhaseClock {
+ public:
+  explicit PhaseClock(std::vector<Phase>& phases);
+  void lap(const std::string& name);
+  void set_aside(const std::string& name, double seconds);
+
+ private:
+  void add(const std::string& name, double seconds);
+  std::vector<Phase>& phases_;
+  std::chrono::steady_clock::time_point last_;
+  double aside_ = 0;
+};
+
 L2Pinning l2_from(const json& body);
 std::optional<TimedCall> timed_call_from(const json& measured);
 
@@ -82,6 +98,7 @@ class Judge {
   void set_cuda_arena_handle(std::string handle) { cuda_arena_handle_ = std::move(handle); }
   void set_candidate_kernels(std::vector<std::string> names) { kernels_ = std::move(names); }
   void set_expected_output_bytes(std::size_t bytes) { expected_output_bytes_ = bytes; }
+  void set_clock(PhaseClock* clock) { clock_ = clock; }
 
  private:
   static constexpr int kProbeCalls = 10;
@@ -128,6 +145,11 @@ class Judge {
   std::map<ShapeSet, std::vector<InputSpec>> contracts_;  // inferred input contracts per shape set
   const std::vector<InputSpec>* specs_ = &task_.inputs;  // the contract of the shape set being run
   std::size_t expected_output_bytes_ = 0;                 // the reference's largest output (0: unknown)
+  PhaseClock* clock_ = nullptr;
+  std::string not_copied_;  // why the last build's redrawn parameters did not reach the candidate (empty: they did)
+  void lap(const std::string& phase) {
+    if (clock_) clock_->lap(phase);
+  }
 };
 
 }  // namespace kgate::runtime::detail

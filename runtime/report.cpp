@@ -38,7 +38,8 @@ json to_json(const RunReport& report) {
   json compiles = json::array();
   for (const auto& c : report.compiles)
     compiles.push_back({{"name", c.name}, {"key", c.key}, {"hit", c.hit}, {"ms", c.milliseconds}, {"error", c.error}});
-  json out{{"task", report.task},
+  json out{{"profile", report.profile},
+          {"task", report.task},
           {"category", report.category},
           {"submission", report.submission},
           {"device", report.device},
@@ -66,6 +67,14 @@ json to_json(const RunReport& report) {
   for (const auto& set : report.derived_hidden_shapes) derived.push_back(set);
   out["derived_hidden_shapes"] = derived;
   out["reference_notes"] = report.reference_notes;
+  out["parameter_redraw"] = report.parameter_redraw;
+  const auto phases_json = [](const std::vector<Phase>& phases) {
+    json list = json::array();
+    for (const auto& p : phases) list.push_back({{"phase", p.name}, {"seconds", p.seconds}});
+    return list;
+  };
+  out["phases"] = phases_json(report.phases);
+  out["worker_startup"] = phases_json(report.worker_startup);
   if (report.timing) out["timing"] = to_json(*report.timing);
   return out;
 }
@@ -74,7 +83,7 @@ void write_text(std::ostream& out, const RunReport& report) {
   std::size_t passed = 0;
   for (const auto& c : report.cases) passed += c.verdict == Verdict::pass;
   out << report.submission << ": " << verdict_name(report.verdict) << " (task " << report.task << ", " << report.device
-      << ", " << passed << "/" << report.cases.size() << " cases passed, " << std::fixed << std::setprecision(1)
+      << ", " << report.profile << " profile, " << passed << "/" << report.cases.size() << " cases passed, " << std::fixed << std::setprecision(1)
       << report.seconds << " s)\n";
   for (const auto& r : report.reasons) out << "  " << r.id << ": " << r.message << "\n";
   if (report.ran_alone) out << "  ran again with the GPU to itself after running out of memory\n";
@@ -86,6 +95,7 @@ void write_text(std::ostream& out, const RunReport& report) {
     out << "\n";
   }
   for (const auto& note : report.reference_notes) out << "  reference: " << note << "\n";
+  if (!report.parameter_redraw.empty()) out << "  parameters: " << report.parameter_redraw << "\n";
   for (const auto& s : report.skipped) out << "  skipped " << distribution_name(s.distribution) << ": " << s.reason << "\n";
   out << "  sandbox: " << report.sandbox.mode;
   if (report.sandbox.landlock_abi) out << " (Landlock ABI " << report.sandbox.landlock_abi << ", seccomp)";
@@ -110,6 +120,13 @@ void write_text(std::ostream& out, const RunReport& report) {
       out << std::setprecision(3) << "  roofline (" << t.peaks_source << " peaks, " << t.compute_peak << "): MFU " << t.roofline->mfu
           << ", IOU " << t.roofline->iou << ", " << (t.roofline->memory_bound ? "memory" : "compute") << "-bound, floor "
           << t.roofline->floor_seconds * 1e6 << " us\n";
+  }
+  if (!report.phases.empty()) {
+    out << "  phases:" << std::setprecision(2);
+    for (const auto& p : report.phases) out << " " << p.name << " " << p.seconds << " s;";
+    out << "\n  worker start-up:";
+    for (const auto& p : report.worker_startup) out << " " << p.name << " " << p.seconds << " s;";
+    out << "\n";
   }
   if (report.verdict == Verdict::crashed && !report.worker_log_tail.empty())
     out << "  worker output (tail):\n" << report.worker_log_tail << "\n";

@@ -39,9 +39,23 @@ Result<MemfdArena> MemfdArena::create(std::size_t bytes) {
 }
 
 Result<MemfdArena> MemfdArena::attach(int fd, std::size_t bytes) {
+  if (bytes == 0) return MemfdArena(fd, nullptr, 0);
   void* data = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (data == MAP_FAILED) return Error{std::string("mmap arena: ") + std::strerror(errno)};
   return MemfdArena(fd, data, bytes);
+}
+
+Status MemfdArena::resize(std::size_t bytes) {
+  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) return Error{std::string("ftruncate arena: ") + std::strerror(errno)};
+  if (data_) ::munmap(data_, size_);
+  data_ = nullptr;
+  size_ = 0;
+  if (bytes == 0) return Status::ok();
+  void* data = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (data == MAP_FAILED) return Error{std::string("mmap arena: ") + std::strerror(errno)};
+  data_ = data;
+  size_ = bytes;
+  return Status::ok();
 }
 
 MemfdArena::MemfdArena(MemfdArena&& other) noexcept

@@ -18,11 +18,13 @@ namespace kgate::runtime {
 constexpr std::size_t kArenaAlignment = 256;
 constexpr std::size_t align_up(std::size_t n) { return (n + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment; }
 
-// A shared memfd mapping; the judge creates it, the worker attaches to the inherited descriptor.
+// A shared memfd mapping; the judge creates it, the worker attaches to the inherited descriptor. The
+// judge may create it empty (no mapping), start the worker, and size it once it knows the task's needs.
 class MemfdArena {
  public:
   static Result<MemfdArena> create(std::size_t bytes);
   static Result<MemfdArena> attach(int fd, std::size_t bytes);
+  Status resize(std::size_t bytes);  // the mapping moves; views of the old one are invalid
   MemfdArena(MemfdArena&& other) noexcept;
   MemfdArena& operator=(MemfdArena&&) = delete;
   MemfdArena(const MemfdArena&) = delete;

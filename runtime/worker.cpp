@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -36,15 +37,16 @@ class WorkerSession {
   WorkerSession(const WorkerOptions& options, py::module_ helper) : options_(options), helper_(std::move(helper)) {}
 
   // The first message: the device and where the arena is. CUDA is initialised here, before seccomp.
+  // The judge starts the worker before it knows the arena's size (start-up overlaps its own), so the
+  // memfd's size comes here.
   Status set_up(const json& setup) {
     device_ = setup.value("device", std::string("cpu"));
     if (device_ == "cpu") {
-      auto arena = MemfdArena::attach(options_.arena_fd, options_.arena_bytes);
+      auto arena = MemfdArena::attach(options_.arena_fd, setup.value("arena_bytes", std::size_t{0}));
       if (!arena) return Error{arena.error()};
       memfd_.emplace(std::move(*arena));
       arena_ = memfd_->bytes();
     } else {
-      helper_.attr("prepare_cuda")();
       arena_ = embed::unwrap(helper_.attr("open_cuda_arena")(setup.at("cuda_arena").get<std::string>()));
 #if KGATE_HAVE_CUDA
       // CUPTI and the timer start before seccomp and before the candidate is imported.
@@ -83,6 +85,11 @@ class WorkerSession {
     model_ = helper_.attr("build")(*module_, request.at("init_seed").get<std::uint64_t>(),
                                    request.at("init_inputs").get<std::string>(), request.at("dtype").get<std::string>(), device_);
     json built{{"op", "built"}};
+    if (request.contains("redraw")) {
+      const json& redraw = request["redraw"];
+      py::tuple done = helper_.attr("apply_redraw")(*model_, redraw.at("plan").get<std::string>(), redraw.at("seed").get<std::uint64_t>());
+      built["redraw"] = {{"copied", done[0].cast<bool>()}, {"how", done[1].cast<std::string>()}};
+    }
 #if KGATE_HAVE_CUDA
     // ModelNew's constructor may already have pinned memory in L2 (T15).
     if (timer_) {
@@ -175,15 +182,32 @@ class WorkerSession {
 #endif
 };
 
-int serve(const WorkerOptions& options, SandboxState state) {
+double seconds_since(std::chrono::steady_clock::time_point& since) {
+  const auto now = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(now - since).count();
+  since = now;
+  return seconds;
+}
+
+// startup: the worker's own clock on its start-up so far (RunReport::worker_startup).
+int serve(const WorkerOptions& options, SandboxState state, json startup, std::chrono::steady_clock::time_point clock) {
   py::module_ helper = embed::helper("kgate_worker");
+  startup.push_back({{"phase", "imports"}, {"seconds", seconds_since(clock)}});
+  // The CUDA context and Triton's driver utilities, before the judge's set-up arrives (it is still loading
+  // the reference and sizing the arena); Landlock is on already, seccomp comes after set-up.
+  if (options.device != "cpu") {
+    helper.attr("prepare_cuda")();
+    startup.push_back({{"phase", "CUDA and Triton"}, {"seconds", seconds_since(clock)}});
+  }
   WorkerSession session(options, helper);
   MessageRead setup = read_message(options.control_in, -1);
   if (setup.kind != MessageRead::Kind::message) return 3;
+  startup.push_back({{"phase", "waiting for the judge"}, {"seconds", seconds_since(clock)}});
   if (Status s = session.set_up(setup.body); !s) {
     (void)write_message(options.control_out, error_message("setup", s.message()));
     return 3;
   }
+  startup.push_back({{"phase", "arena set-up"}, {"seconds", seconds_since(clock)}});
   helper.attr("install_compile_hook")(options.control_in, options.control_out);
   if (options.sandbox) {
     if (Status s = install_syscall_filter(options.control_out, state.jit_exec); !s) {
@@ -193,7 +217,7 @@ int serve(const WorkerOptions& options, SandboxState state) {
     state.seccomp = true;
     state.mode = state.landlock_abi > 0 ? "full" : "no-landlock";
   }
-  if (!write_message(options.control_out, {{"op", "ready"}, {"sandbox", to_json(state)}})) return 3;
+  if (!write_message(options.control_out, {{"op", "ready"}, {"sandbox", to_json(state)}, {"startup", startup}})) return 3;
   for (;;) {
     MessageRead request = read_message(options.control_in, -1);
     if (request.kind != MessageRead::Kind::message) return request.kind == MessageRead::Kind::closed ? 0 : 3;
@@ -205,6 +229,7 @@ int serve(const WorkerOptions& options, SandboxState state) {
 }  // namespace
 
 int run_worker(const WorkerOptions& options) {
+  auto clock = std::chrono::steady_clock::now();
   set_violation_channel(options.control_out);
   SandboxState state;
   if (Status s = apply_limits(options.limits); !s) {
@@ -229,12 +254,15 @@ int run_worker(const WorkerOptions& options) {
   }
   // Exec is open to the Triton toolchain on CUDA workers: every other program is a violation.
   if (state.jit_exec) install_exec_guard(jit_toolchain_executables());
+  json startup = json::array();
+  startup.push_back({{"phase", "sandbox"}, {"seconds", seconds_since(clock)}});
   if (Status s = embed::start_python(); !s) {
     (void)write_message(options.control_out, error_message("python", s.message()));
     return 3;
   }
+  startup.push_back({{"phase", "python"}, {"seconds", seconds_since(clock)}});
   try {
-    return serve(options, state);
+    return serve(options, state, std::move(startup), clock);
   } catch (const py::error_already_set& e) {
     (void)write_message(options.control_out, error_message("python", embed::error_text(e)));
   } catch (const std::exception& e) {

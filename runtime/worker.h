@@ -14,7 +14,6 @@ struct WorkerOptions {
   int control_in = 3;   // judge -> worker
   int control_out = 4;  // worker -> judge
   int arena_fd = 5;     // the memfd arena (CPU runs)
-  std::size_t arena_bytes = 0;
   std::filesystem::path private_dir;
   bool sandbox = true;
   std::string device = "cpu";  // "cuda": /dev/shm for the IPC arena, and the Triton toolchain may run

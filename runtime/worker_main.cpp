@@ -44,7 +44,6 @@ int main(int argc, char** argv) {
   app.add_option("--control-in", options.control_in, "descriptor of judge -> worker messages");
   app.add_option("--control-out", options.control_out, "descriptor of worker -> judge messages");
   app.add_option("--arena-fd", options.arena_fd, "descriptor of the memfd arena");
-  app.add_option("--arena-bytes", options.arena_bytes, "size of the arena");
   app.add_option("--private-dir", options.private_dir, "the only directory the worker may write")->required();
   app.add_option("--device", options.device, "cpu or cuda");
   app.add_option("--cpu-seconds", options.limits.cpu_seconds, "RLIMIT_CPU");

@@ -37,8 +37,7 @@ Result<WorkerProcess> WorkerProcess::spawn(const WorkerSpawn& spec) {
 
   // Everything the child needs is built before fork: after it, only async-signal-safe calls.
   std::vector<std::string> args{spec.executable.string(), "--control-in", "3", "--control-out", "4",
-                                "--arena-fd", "5", "--arena-bytes", std::to_string(spec.arena_bytes),
-                                "--private-dir", spec.private_dir.string(), "--device", spec.device,
+                                "--arena-fd", "5", "--private-dir", spec.private_dir.string(), "--device", spec.device,
                                 "--cpu-seconds", std::to_string(spec.limits.cpu_seconds),
                                 "--address-space", std::to_string(spec.limits.address_space)};
   if (!spec.sandbox) args.emplace_back("--no-sandbox");

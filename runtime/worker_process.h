@@ -21,7 +21,6 @@ struct WorkerSpawn {
   std::filesystem::path private_dir;  // the worker's cwd, HOME and TMPDIR, and its only writable place
   std::filesystem::path log;          // the worker's stdout and stderr (never parsed: only shown)
   int arena_fd = -1;                  // memfd for CPU runs, -1 otherwise
-  std::size_t arena_bytes = 0;
   bool sandbox = true;
   std::string device = "cpu";
   WorkerLimits limits;

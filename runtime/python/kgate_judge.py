@@ -22,7 +22,7 @@ for _backend in (torch.backends.cuda.matmul, getattr(torch.backends.cudnn, "conv
     if _backend is not None and hasattr(_backend, "fp32_precision"):
         _backend.fp32_precision = "ieee"
 
-from kgate_models import DTYPES as _DTYPES, cast_model
+from kgate_models import DTYPES as _DTYPES, apply_redraw, cast_model, redraw_plan_json  # noqa: F401 - the judge calls them
 
 
 def load_module(path, module_name):

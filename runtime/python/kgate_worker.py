@@ -12,7 +12,7 @@ import sys
 import torch
 import torch.utils.cpp_extension as cpp_extension
 
-from kgate_models import cast_model
+from kgate_models import apply_redraw, cast_model  # noqa: F401 - the worker calls apply_redraw
 _control = {"read": -1, "write": -1}
 
 

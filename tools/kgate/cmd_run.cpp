@@ -30,8 +30,11 @@ struct RunCommandOptions {
   std::string cache_dir;
   std::size_t arena_mib = 0;  // 0: auto (runtime::RunOptions::arena_bytes)
   bool no_sandbox = false;
-  int timed_calls = 30;
+  int timed_calls = -1;  // -1: the profile's
   bool compare_compile = false;
+  std::string profile = "full";
+  bool keep_parameters = false;
+  bool quick = false;
 };
 
 fs::path worker_executable() { return companion_path("KGATE_WORKER", "kgate-worker", KGATE_WORKER_PATH); }
@@ -48,6 +51,7 @@ int run(const RunCommandOptions& o) {
     return 2;
   }
   runtime::RunOptions options;
+  options.profile = o.quick ? runtime::RunProfile::quick : *runtime::parse_run_profile(o.profile);
   options.device = o.device;
   options.seeds = o.seeds;
   for (const auto& name : o.distributions) {
@@ -66,6 +70,7 @@ int run(const RunCommandOptions& o) {
   options.arena_bytes = o.arena_mib << 20;
   options.timed_calls = o.timed_calls;
   options.compare_compile = o.compare_compile;
+  options.redraw_parameters = !o.keep_parameters;
   auto report = runtime::judge_submission(*task, o.submission, options);
   if (!report) {
     std::cerr << "kgate: error: " << report.error() << "\n";
@@ -84,16 +89,21 @@ RegisteredCommand add_run_command(CLI::App& parent) {
   CLI::App* cmd = parent.add_subcommand(
       "run",
       runtime_command_summary("run") + ".\n"
-      "Cases: seeds x distributions x shape sets (public, then hidden) x the task's dtypes. Defaults: on cuda\n"
-      "5 seeds, on cpu 1 seed (CPU runs stay short); all six distributions and every shape set on both.\n"
+      "Cases: seeds x distributions x shape sets (public, then hidden) x the task's dtypes. Profile full (the\n"
+      "default): on cuda 5 seeds, on cpu 1 seed (CPU runs stay short); all six distributions, every shape set,\n"
+      "30 timed calls. Profile quick (--quick; RL reward loops): 1 seed, normal and outlier inputs, the public\n"
+      "shape sets and the hidden set with the most odd sizes, 10 timed calls. Explicit options win.\n"
       "Exit code: 0 pass, 1 fail/crashed/timeout/sandbox-violation, 2 usage, task or internal error,\n"
       "3 harness-error (a limit of the harness met while judging: the arena, GPU memory; no verdict on the submission).");
   cmd->add_option("--task", options->task, "task directory, task.yaml, or a bare KernelBench .py file")->required();
   cmd->add_option("SUBMISSION", options->submission, "the KernelBench-format submission (ModelNew)")->required();
   cmd->add_option("--device", options->device, "where to run")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
-  cmd->add_option("--seeds", options->seeds, "secret seeds per distribution (0: 5 on cuda, 1 on cpu)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--profile", options->profile, "how much to check: full or quick")
+      ->check(CLI::IsMember({"full", "quick"}))->capture_default_str();
+  cmd->add_flag("--quick", options->quick, "the same as --profile quick");
+  cmd->add_option("--seeds", options->seeds, "secret seeds per distribution (0: the profile's)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--distributions", options->distributions,
-                  "only these: normal, uniform, outlier, special, tiny, huge (default: all)");
+                  "only these: normal, uniform, outlier, special, tiny, huge (default: the profile's)");
   cmd->add_flag("--public-shapes-only", options->public_only, "skip the task's hidden shape sets");
   cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->add_option("--timeout", options->timeout_s, "wall-clock seconds for one build or forward call")
@@ -104,9 +114,12 @@ RegisteredCommand add_run_command(CLI::App& parent) {
       ->check(CLI::NonNegativeNumber)->capture_default_str();
   cmd->add_flag("--no-sandbox", options->no_sandbox, "run the worker without Landlock and seccomp (debugging only)");
   cmd->add_option("--timed-calls", options->timed_calls,
-                  "cuda: calls timed after every case passed (fresh inputs, each checked; after a random warm-up); 0: no timing")
-      ->check(CLI::NonNegativeNumber)->capture_default_str();
+                  "cuda: calls timed after every case passed (fresh inputs, each checked; after a random warm-up); 0: no "
+                  "timing (default: the profile's, full 30, quick 10)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--compare-compile", options->compare_compile, "cuda: also time torch.compile of the reference");
+  cmd->add_flag("--keep-parameters", options->keep_parameters,
+                "do not redraw the models' parameters under the secret seed (both keep what the shared init seed gave)");
   return {cmd, [options] { return run(*options); }};
 }
 
