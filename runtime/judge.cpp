@@ -68,7 +68,8 @@ struct ArenaSize {
 // returns, floating tensors at 4 bytes): the inputs plus twice the output (a candidate's output lands
 // after the inputs; room for one of another layout), plus 64 MiB for alignment. Where the task has a
 // byte formula, twice its largest value plus 256 MiB when that is more.
-ArenaSize arena_size_for(const Task& task, py::module_& helper, py::object& reference) {
+// Both measurements are kept in the task-facts cache (kgate_judge.cached) by the reference's source.
+ArenaSize arena_size_for(const Task& task, py::module_& helper, py::object& reference, const std::string& cache_dir) {
   ArenaSize size;
   std::vector<ShapeSet> sets = task.public_shapes;
   sets.insert(sets.end(), task.hidden_shapes.begin(), task.hidden_shapes.end());
@@ -78,10 +79,12 @@ ArenaSize arena_size_for(const Task& task, py::module_& helper, py::object& refe
     for (const auto& [name, value] : shape) shape_json[name] = value;
     try {
       helper.attr("set_shape_globals")(reference, shape_json.dump());
-      py::tuple io = helper.attr("io_bytes")(reference, 0);
-      const auto inputs = io[0].cast<std::size_t>();
-      const std::size_t output = io[1].is_none() ? inputs : io[1].cast<std::size_t>();
-      if (!io[1].is_none()) size.output_bytes = std::max(size.output_bytes, output);
+      const json io = json::parse(helper.attr("cached")(cache_dir, task.reference.string(), "io_bytes " + shape_json.dump(),
+                                                        helper.attr("io_bytes_json"), reference, 0)
+                                      .cast<std::string>());
+      const auto inputs = io.at(0).get<std::size_t>();
+      const std::size_t output = io.at(1).is_null() ? inputs : io.at(1).get<std::size_t>();
+      if (!io.at(1).is_null()) size.output_bytes = std::max(size.output_bytes, output);
       size.bytes = std::max(size.bytes, inputs + 2 * output + (std::size_t{64} << 20));
     } catch (const py::error_already_set&) {
       // get_inputs() itself failed on meta: the cases report the reference's own error.
@@ -147,9 +150,12 @@ void summarise(RunReport& report) {
 // A task without a manifest gets shape sets from its reference (kgate_judge.generalization_shapes): the
 // public set names the shape symbols' own values, the hidden ones are those halved and made odd, kept
 // where the reference runs on them. A kernel hard-coded to the public shape then fails a hidden one.
-Task with_generalization_shapes(const Task& task, py::module_& helper, py::object& reference, RunReport& report) {
+Task with_generalization_shapes(const Task& task, py::module_& helper, py::object& reference, RunReport& report,
+                                const std::string& cache_dir) {
   Task derived = task;
-  const json sets = json::parse(helper.attr("generalization_shapes")(reference).cast<std::string>());
+  const json sets = json::parse(helper.attr("cached")(cache_dir, task.reference.string(), "generalization_shapes",
+                                                      helper.attr("generalization_shapes"), reference)
+                                    .cast<std::string>());
   ShapeSet symbols;
   for (const auto& [name, value] : sets.at("public").items()) symbols[name] = value.get<std::int64_t>();
   if (symbols.empty()) return derived;
@@ -223,12 +229,13 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
       return Error{"cannot load the reference " + given_task.reference.string() + ": " + embed::error_text(e)};
     }
     clock.lap("start-up");
+    const std::string cache_dir = (options.cache_dir.empty() ? default_compile_cache_dir() : options.cache_dir).string();
 
     at::Tensor arena;
     std::string cuda_handle;
     if (given_task.bare_kernelbench && options.hidden_shapes) {
       try {
-        derived_task = with_generalization_shapes(given_task, helper, reference, report);
+        derived_task = with_generalization_shapes(given_task, helper, reference, report, cache_dir);
         task_ptr = &*derived_task;
       } catch (const py::error_already_set& e) {
         return Error{"deriving shape sets from the reference " + given_task.reference.string() + ": " + embed::error_text(e)};
@@ -241,7 +248,7 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
       task_ptr = &*derived_task;
     }
     const Task& task = *task_ptr;
-    const ArenaSize sized = arena_size_for(task, helper, reference);
+    const ArenaSize sized = arena_size_for(task, helper, reference, cache_dir);
     if (memfd) {
       // A memfd's pages exist only once written: 1 GiB costs nothing until used.
       if (Status s = memfd->resize(options.arena_bytes ? options.arena_bytes : std::max(std::size_t{1} << 30, sized.bytes)); !s)
@@ -270,7 +277,7 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
     }
     clock.lap("arena");
 
-    CompileCache cache(options.cache_dir.empty() ? default_compile_cache_dir() : options.cache_dir);
+    CompileCache cache(cache_dir);
     Judge judge(task, options, report, *worker, cache, arena);
     judge.set_clock(&clock);
     judge.set_expected_output_bytes(sized.output_bytes);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -221,7 +222,11 @@ int serve(const WorkerOptions& options, SandboxState state, json startup, std::c
   for (;;) {
     MessageRead request = read_message(options.control_in, -1);
     if (request.kind != MessageRead::Kind::message) return request.kind == MessageRead::Kind::closed ? 0 : 3;
-    if (request.body.value("op", "") == "exit") return 0;
+    if (request.body.value("op", "") == "exit") {
+      // Done: no interpreter teardown (a fifth of a second per run); the kernel releases the CUDA context.
+      std::fflush(nullptr);
+      ::_exit(0);
+    }
     if (!write_message(options.control_out, session.handle(request.body))) return 3;
   }
 }

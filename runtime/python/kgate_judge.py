@@ -124,6 +124,38 @@ def io_bytes(module, init_seed):
             return total, None
 
 
+def io_bytes_json(module, init_seed):
+    return json.dumps(list(io_bytes(module, init_seed)))
+
+
+def cached(cache_dir, reference_path, key, compute, *args):
+    """compute(*args) (a JSON string), kept under cache_dir/task-facts by the sha256 of the reference's
+    source, torch's version and key: what the judge learns about a task on the meta device (its shape
+    symbols, its memory needs) costs seconds the first time (the meta kernels' imports) and nothing for
+    the next candidate on the same task. Only the judge writes there; the worker cannot reach it."""
+    import hashlib
+    import os
+    with open(reference_path, "rb") as f:
+        digest = hashlib.sha256(f.read() + b"\0" + torch.__version__.encode() + b"\0" + key.encode()).hexdigest()
+    folder = os.path.join(cache_dir, "task-facts")
+    path = os.path.join(folder, digest + ".json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        pass
+    value = compute(*args)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        temporary = f"{path}.{os.getpid()}.tmp"
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write(value)
+        os.replace(temporary, path)
+    except OSError:
+        pass  # a cache that cannot be written costs time, not correctness
+    return value
+
+
 def _meta_shapes(module):
     """get_inputs()' tensor shapes and get_init_inputs()' values at the module's current globals."""
     with torch.device("meta"):

@@ -4,7 +4,7 @@ cache, against KernelBench's own eval_kernel_against_ref on the same pair in the
 baseline; optional, with --kernelbench-src).
 
 Usage:
-  runtime_speed.py --kgate build/tools/kgate [--device cuda] [--profile full|quick]
+  runtime_speed.py --kgate build/tools/kgate [--device cuda] [--profiles full,quick]
                    [--kernelbench-src KernelBench/src] [--kb-trials 5] [--kb-perf-trials 30]
                    TASK:CANDIDATE [TASK:CANDIDATE ...]
 
@@ -68,8 +68,8 @@ def standins_dir(root):
     return path
 
 
-def run_kgate(args, task, candidate, cache_dir):
-    cmd = [args.kgate, "run", "--task", task, candidate, "--device", args.device, "--profile", args.profile,
+def run_kgate(args, profile, task, candidate, cache_dir):
+    cmd = [args.kgate, "run", "--task", task, candidate, "--device", args.device, "--profile", profile,
            "--format", "json", "--cache-dir", cache_dir]
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -116,7 +116,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--kgate", required=True)
     parser.add_argument("--device", default="cuda")
-    parser.add_argument("--profile", default="full", choices=["full", "quick"])
+    parser.add_argument("--profiles", default="full", help="kgate run profiles, comma-separated (full, quick)")
     parser.add_argument("--kernelbench-src", help="KernelBench's src directory (the package kernelbench)")
     parser.add_argument("--kb-trials", type=int, default=5)
     parser.add_argument("--kb-perf-trials", type=int, default=30)
@@ -130,14 +130,15 @@ def main():
             task, _, candidate = pair.partition(":")
             if not candidate:
                 parser.error(f"{pair}: expected TASK:CANDIDATE")
-            cache = os.path.join(root, f"kgate-cache-{n}")
-            print(f"{os.path.basename(task)} x {os.path.basename(candidate)} ({args.device}, {args.profile} profile)")
-            cold = run_kgate(args, task, candidate, cache)
-            print(f"  kgate run, cold cache: {phases_line(cold)}")
-            warm = run_kgate(args, task, candidate, cache)
-            print(f"  kgate run, warm cache: {phases_line(warm)}")
-            row = {"pair": pair, "kgate_cold": cold["wall"], "kgate_warm": warm["wall"],
-                   "kgate_warm_past_compile": warm["wall"] - phase(warm, "compile")}
+            print(f"{os.path.basename(task)} x {os.path.basename(candidate)} ({args.device})")
+            row = {"pair": pair}
+            for profile in args.profiles.split(","):
+                cache = os.path.join(root, f"kgate-cache-{n}-{profile}")
+                cold = run_kgate(args, profile, task, candidate, cache)
+                print(f"  kgate run --profile {profile}, cold cache: {phases_line(cold)}")
+                warm = run_kgate(args, profile, task, candidate, cache)
+                print(f"  kgate run --profile {profile}, warm cache: {phases_line(warm)}")
+                row[profile] = (cold["wall"], warm["wall"], warm["wall"] - phase(warm, "compile"))
             if python_path:
                 build = os.path.join(root, f"kb-build-{n}")
                 kb_cold = run_kernelbench(args, task, candidate, build, python_path)
@@ -148,13 +149,16 @@ def main():
                           f"{label}: {kb['wall']:.1f} s wall ({detail})")
                 row["kb_cold"], row["kb_warm"] = kb_cold["wall"], kb_warm["wall"]
             summary.append(row)
-    print("\npair | kgate cold | kgate warm | kgate warm past compile" + (" | KB cold | KB warm | warm ratio kgate/KB" if python_path else ""))
     for row in summary:
-        line = f"{row['pair']} | {row['kgate_cold']:.1f} s | {row['kgate_warm']:.1f} s | {row['kgate_warm_past_compile']:.1f} s"
+        print(f"\n{row['pair']}")
+        for profile in args.profiles.split(","):
+            cold, warm, past = row[profile]
+            line = f"  kgate {profile}: cold {cold:.1f} s, warm {warm:.1f} s, warm past compile {past:.1f} s"
+            if "kb_warm" in row and row["kb_warm"] > 0:
+                line += f"; ratio to KernelBench's eval, warm: {warm / row['kb_warm']:.2f}x"
+            print(line)
         if "kb_warm" in row:
-            ratio = row["kgate_warm"] / row["kb_warm"] if row["kb_warm"] > 0 else float("nan")
-            line += f" | {row['kb_cold']:.1f} s | {row['kb_warm']:.1f} s | {ratio:.2f}x"
-        print(line)
+            print(f"  KernelBench eval: cold {row['kb_cold']:.1f} s, warm {row['kb_warm']:.1f} s")
     return 0
 
 
