@@ -119,6 +119,7 @@ audit::RecordStage make_runtime_stage(RuntimeStageOptions options) {
     std::vector<std::string> args{options.kgate.string(), "run",      "--task", where->string(), "--device", options.device,
                                   "--format",             "json",     "--timeout", std::to_string(options.timeout_s)};
     if (options.seeds > 0) args.insert(args.end(), {"--seeds", std::to_string(options.seeds)});
+    args.insert(args.end(), {"--profile", options.profile});
     args.push_back(item.path);
     Captured run;
     {
@@ -134,7 +135,8 @@ audit::RecordStage make_runtime_stage(RuntimeStageOptions options) {
     nlohmann::json runtime{{"task", spec},
                            {"verdict", report["verdict"]},
                            {"reasons", report.value("reasons", nlohmann::json::array())},
-                           {"seconds", report.value("seconds", 0.0)}};
+                           {"seconds", report.value("seconds", 0.0)},
+                           {"profile", report.value("profile", std::string())}};
     if (report.contains("timing") && report["timing"].is_object()) {
       const auto& t = report["timing"];
       if (t.contains("speedup")) runtime["speedup"] = t["speedup"];

@@ -16,6 +16,7 @@ struct RuntimeStageOptions {
   std::string device = "cuda";
   std::string task;                 // every file's task; empty: the file's `# runtime-task:` line
   int seeds = 0;                    // 0: kgate run's default
+  std::string profile = "full";     // kgate run --profile
   double timeout_s = 60;
 };
 

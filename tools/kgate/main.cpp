@@ -226,6 +226,7 @@ struct AuditCommand {
   std::string shard;
   std::string runtime;  // "", "cpu" or "cuda": judge approved files with kgate run
   int runtime_seeds = 0;
+  std::string runtime_profile = "full";
 };
 
 // What an audit's records depend on besides file contents: resuming under other settings is refused.
@@ -285,6 +286,7 @@ int run_audit(const AuditCommand& command) {
   audit_options.progress = ::isatty(STDERR_FILENO) == 1;
   if (!command.runtime.empty()) audit_options.settings["runtime"] = command.runtime;
   if (command.runtime_seeds > 0) audit_options.settings["runtime_seeds"] = command.runtime_seeds;
+  if (!command.runtime.empty()) audit_options.settings["runtime_profile"] = command.runtime_profile;
 #ifdef KGATE_HAVE_RUNTIME
   if (!command.runtime.empty()) {
     kgate::cli::RuntimeStageOptions runtime;
@@ -295,6 +297,7 @@ int run_audit(const AuditCommand& command) {
     runtime.device = command.runtime;
     runtime.task = options.task;
     runtime.seeds = command.runtime_seeds;
+    runtime.profile = command.runtime_profile;
     audit_options.stages.push_back(kgate::cli::make_runtime_stage(runtime));
   }
 #else
@@ -526,6 +529,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   audit_cmd->add_option("--runtime-seeds", audit.runtime_seeds, "kgate run --seeds for the runtime stage (0: its default)")
       ->check(CLI::NonNegativeNumber);
+  audit_cmd->add_option("--runtime-profile", audit.runtime_profile, "kgate run --profile for the runtime stage: full or quick")
+      ->check(CLI::IsMember({"full", "quick"}))->capture_default_str();
 
   CheckOptions facts;
   CLI::App* facts_cmd = app.add_subcommand("facts", "print the facts the rules see for one file, as JSON (for rule authors)");

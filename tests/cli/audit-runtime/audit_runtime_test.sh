@@ -28,6 +28,7 @@ honest, cheat = records["negative_part.py"], records["M12_wrong_under_outliers.p
 expect(honest["verdict"] == "pass" and honest["runtime"]["verdict"] == "pass", "honest candidate passes both stages")
 expect(honest["runtime"]["task"] == "corpus/runtime/tasks/negative_part.py", "the task comes from the file's line")
 expect(honest["runtime"]["reasons"] == [] and honest["runtime"]["seconds"] > 0, "a pass has no reasons and a duration")
+expect(honest["runtime"]["profile"] == "full", "kgate run's default profile")
 expect(cheat["verdict"] == "pass", "the M12 cheat gets past the static gate with these rules off")
 expect(cheat["runtime"]["verdict"] == "fail", "the runtime fails the M12 cheat")
 expect([r["id"] for r in cheat["runtime"]["reasons"]] == ["mismatch"], "the M12 cheat's reason is a mismatch")
@@ -46,6 +47,10 @@ if "$kgate" audit --out "$work/out" --runtime cpu --runtime-seeds 2 "$work/in" >
 fi
 "$kgate" audit --out "$work/out" --runtime cpu --runtime-seeds 1 "$work/in" > "$work/stdout3" || fail "resume exited $?"
 grep -q '0 analysed, 4 already done' "$work/stdout3" || fail "resume re-ran files: $(cat "$work/stdout3")"
+# --runtime-profile reaches kgate run: the quick profile still fails the M12 cheat.
+"$kgate" audit --out "$work/out-quick" --runtime cpu --runtime-profile quick "$work/in" > "$work/stdout4" || fail "quick audit exited $?"
+grep -q '^audit: runtime on cpu: 1 fail, 1 pass, 0 without a report, 2 skipped$' "$work/stdout4" || fail "quick runtime summary line"
+grep -q '"profile":"quick"' "$work/out-quick/results.jsonl" || fail "the records do not say the quick profile ran"
 # --runtime needs the same device name kgate run takes.
 if "$kgate" audit --out "$work/out2" --runtime tpu "$work/in" > /dev/null 2>&1; then fail "--runtime tpu accepted"; fi
 echo "audit --runtime: ok"
