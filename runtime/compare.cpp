@@ -20,14 +20,6 @@ CompareResult failure(std::string reason_id, std::string message) {
   return {false, std::move(reason_id), std::move(message), 0.0, 0.0, 0.0, 0};
 }
 
-std::string shape_string(at::IntArrayRef sizes) {
-  std::ostringstream out;
-  out << '[';
-  for (std::size_t i = 0; i < sizes.size(); ++i) out << (i ? ", " : "") << sizes[i];
-  out << ']';
-  return out.str();
-}
-
 // The multi-index of flat position `flat` in a tensor of `sizes` (row-major), for messages.
 std::string index_string(std::int64_t flat, at::IntArrayRef sizes) {
   std::vector<std::int64_t> index(sizes.size());
@@ -89,6 +81,14 @@ double largest_finite(at::ScalarType type) {
 }
 
 }  // namespace
+
+std::string shape_string(at::IntArrayRef sizes) {
+  std::ostringstream out;
+  out << '[';
+  for (std::size_t i = 0; i < sizes.size(); ++i) out << (i ? ", " : "") << sizes[i];
+  out << ']';
+  return out.str();
+}
 
 CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actual, const Tolerance& tol,
                               Contract contract, const QuantizationContract& quantization) {

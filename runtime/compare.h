@@ -33,4 +33,7 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
 // size, far beyond atol * RMS, and the norm term is unchanged.
 Tolerance scaled_to_output(Tolerance, const at::Tensor& expected);
 
+// "[2, 3, 4]": sizes or strides, for messages.
+std::string shape_string(at::IntArrayRef sizes);
+
 }  // namespace kgate::runtime

@@ -49,14 +49,6 @@ at::Tensor bits_of(const at::Tensor& t) {
   return dense;
 }
 
-std::string shape_string(at::IntArrayRef sizes) {
-  std::ostringstream out;
-  out << '[';
-  for (std::size_t i = 0; i < sizes.size(); ++i) out << (i ? ", " : "") << sizes[i];
-  out << ']';
-  return out.str();
-}
-
 // How many elements of a and b differ bitwise, with a and b already of the same shape and dtype.
 std::int64_t bitwise_differences(const at::Tensor& a, const at::Tensor& b) {
   auto bits_a = bits_of(a);

@@ -13,6 +13,24 @@
 #include "runtime/embed.h"
 
 namespace kgate::runtime::detail {
+namespace {
+
+// The median, IQR and CV of a series' synced and wall times.
+Status summarize_series(TimedSeries& series) {
+  std::vector<double> synced, wall;
+  for (const auto& c : series.calls) {
+    synced.push_back(c.synced_s);
+    wall.push_back(c.wall_s);
+  }
+  auto a = summarize(synced);
+  auto b = summarize(wall);
+  if (!a || !b) return Error{"timing: " + (a ? b.error() : a.error())};
+  series.synced = *a;
+  series.wall = *b;
+  return Status::ok();
+}
+
+}  // namespace
 
 // The shape set timed: the one that moves the most bytes (then does the most FLOPs) by the task's
 // formulas, public or hidden, so the time measures the kernel rather than launch overhead; without
@@ -98,21 +116,8 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
     round_trips.push_back(measure.round_trip_s);
     for (auto& k : measure.trace.kernels) traced.kernels.push_back(std::move(k));
   }
-  const auto series_summary = [](TimedSeries& series) -> Status {
-    std::vector<double> synced, wall;
-    for (const auto& c : series.calls) {
-      synced.push_back(c.synced_s);
-      wall.push_back(c.wall_s);
-    }
-    auto a = summarize(synced);
-    auto b = summarize(wall);
-    if (!a || !b) return Error{"timing: " + (a ? b.error() : a.error())};
-    series.synced = *a;
-    series.wall = *b;
-    return Status::ok();
-  };
-  if (Status s = series_summary(timing.candidate); !s) return s;
-  if (Status s = series_summary(timing.reference); !s) return s;
+  if (Status s = summarize_series(timing.candidate); !s) return s;
+  if (Status s = summarize_series(timing.reference); !s) return s;
   timing.speedup = timing.candidate.synced.median > 0 ? timing.reference.synced.median / timing.candidate.synced.median : 0.0;
   if (options_.compare_compile) {
     auto compiled = time_compiled_reference(helper, reference, model, dtype);
@@ -225,16 +230,7 @@ Result<TimedSeries> Judge::time_compiled_reference(py::module_& helper, py::obje
   } catch (const py::error_already_set& e) {
     return Error{"torch.compile of the reference failed: " + embed::error_text(e)};
   }
-  std::vector<double> synced, wall;
-  for (const auto& c : series.calls) {
-    synced.push_back(c.synced_s);
-    wall.push_back(c.wall_s);
-  }
-  auto a = summarize(synced);
-  auto b = summarize(wall);
-  if (!a || !b) return Error{"timing: " + (a ? b.error() : a.error())};
-  series.synced = *a;
-  series.wall = *b;
+  if (Status s = summarize_series(series); !s) return Error{s.message()};
   return series;
 }
 #else

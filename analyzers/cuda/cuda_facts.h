@@ -80,7 +80,8 @@ void extract_facts(const SourceFile& host, FactSet& facts, std::vector<Diagnosti
 void link(FactSet& facts);
 
 // Extension launches whose C++ function does not exist in the extension's sources (after link):
-// indices into facts.launches. The `extension-function-missing` check reports these.
+// indices into facts.launches. broken_links() starts from these; the `extension-function-missing`
+// check reports the broken links.
 std::vector<int> missing_extension_functions(const FactSet& facts);
 
 // The cross-language proof, one verdict per reachable extension launch (after link): the first

@@ -22,7 +22,6 @@ cudaEvent_t event(void* e) { return static_cast<cudaEvent_t>(e); }
 
 }  // namespace
 
-std::string last_cuda_error() { return cudaGetErrorString(cudaPeekAtLastError()); }
 
 Result<std::unique_ptr<GpuTimer>> GpuTimer::create() {
   std::unique_ptr<GpuTimer> timer(new GpuTimer());

@@ -64,7 +64,4 @@ class GpuTimer {
   std::chrono::steady_clock::time_point host_start_;
 };
 
-// The CUDA error state after a failed call, as text ("an illegal memory access was encountered").
-std::string last_cuda_error();
-
 }  // namespace kgate::runtime::cuda

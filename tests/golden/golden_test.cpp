@@ -212,7 +212,9 @@ TEST_F(Golden, RuleFixtures) {
               parse_annotations(read(fixture)), rule.id, tally);
     }
     if (found) ++rules_with_fixture;
-    else if (rule.check != "ingest") ADD_FAILURE() << "rule " << rule.id << " has no fixture beside " << rule.file;
+    else if (rule.fixture != "generated")
+      ADD_FAILURE() << "rule " << rule.id << " has no fixture beside " << rule.file << " (and does not say `fixture: generated`)";
+    if (found && rule.fixture == "generated") ADD_FAILURE() << "rule " << rule.id << " says `fixture: generated` and has one beside it";
   }
   report("rule fixtures", tally);
   EXPECT_GT(rules_with_fixture, 0u);
