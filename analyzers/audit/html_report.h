@@ -12,7 +12,7 @@
 namespace kgate::audit {
 
 struct ReportCatalogue {
-  std::map<std::string, std::vector<std::string>> techniques;  // rule id -> THREATS.md technique ids
+  std::map<std::string, std::vector<std::string>> techniques;  // rule id -> technique ids (docs/threats.md)
   std::map<std::string, std::string> summaries;                 // rule id -> one-line summary
 };
 

@@ -1,4 +1,4 @@
-// The JSON report: the object shape that DESIGN.md promises to scripts.
+// The JSON report: the object shape that docs/cli.md promises to scripts.
 #include "analyzers/report/report.h"
 
 namespace kgate {

@@ -38,7 +38,7 @@ void write_text(std::ostream& out, const std::vector<FileResult>& results);
 // One file's object of the JSON report: {path, format, verdict, findings:[...], metrics}.
 nlohmann::json file_to_json(const FileResult& file);
 
-// DESIGN.md's object: {"files":[{path, format, harness, verdict, findings:[...], metrics}],
+// The JSON report object (docs/cli.md): {"files":[{path, format, harness, verdict, findings:[...], metrics}],
 // "summary":{files, rejected, unjudged, not_a_submission, findings}}.
 nlohmann::json to_json(const std::vector<FileResult>& results);
 
@@ -56,7 +56,7 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
 // The path as SARIF wants it: relative to base_dir where possible, '/' separators, percent-encoded.
 std::string sarif_uri(const std::string& path, const std::string& base_dir);
 
-// Order of THREATS.md technique ids: F*, T*, M*, then other letters; numbers numerically (T2 < T10).
+// Order of technique ids (docs/threats.md): F*, T*, M*, then other letters; numbers numerically (T2 < T10).
 bool technique_less(const std::string& a, const std::string& b);
 
 // The rule catalogue as Markdown (`kgate rules --format markdown`, the README's rules section): an intro

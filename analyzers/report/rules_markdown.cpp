@@ -1,4 +1,4 @@
-// The rule catalogue as Markdown: the README's rules section is this output (tools/update-readme-rules.sh).
+// The rule catalogue as Markdown: docs/rules.md's generated section is this output (tools/update-rules-doc.sh).
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -88,7 +88,7 @@ void write_rules_markdown(std::ostream& out, const RuleSet& rules, const fs::pat
   if (by_area.count("")) areas.emplace_back("", "Other");
 
   out << "Generated from the " << rules.size() << " rule files (`rules/<area>/<id>.yaml`) by `kgate rules --format markdown`; "
-      << "run `tools/update-readme-rules.sh` after changing a rule.\n";
+      << "run `tools/update-rules-doc.sh` after changing a rule.\n";
   for (const auto& [folder, heading] : areas) {
     out << "\n### " << heading << "\n\n";
     out << "| rule | severity | techniques | languages | summary |\n";
@@ -109,7 +109,7 @@ void write_rules_markdown(std::ostream& out, const RuleSet& rules, const fs::pat
   std::sort(techniques.begin(), techniques.end(), technique_less);
 
   out << "\n### Techniques → rules\n\n";
-  out << "Technique ids are those of the threat catalogue (`shared/THREATS.md`).\n\n";
+  out << "Technique ids are those of the threat catalogue (`docs/threats.md`).\n\n";
   out << "| technique | rules |\n";
   out << "|---|---|\n";
   for (const auto& technique : techniques) {

@@ -40,7 +40,7 @@ nlohmann::json help_of(const Rule& rule) {
   text += "\n\nSeverity: " + severity + ". Languages: " + languages + ".";
   markdown += "\n\n| severity | techniques | languages |\n|---|---|---|\n| " + severity + " | " +
               (rule.techniques.empty() ? std::string("-") : joined(rule.techniques)) + " | " + languages + " |";
-  if (!rule.techniques.empty()) text += " Techniques (THREATS.md): " + joined(rule.techniques) + ".";
+  if (!rule.techniques.empty()) text += " Techniques (docs/threats.md): " + joined(rule.techniques) + ".";
   const std::string suppression = "kgate: ignore[" + rule.id + "] -- <reason>";
   text += "\n\nSuppress one finding with the comment `" + suppression + "`.";
   markdown += "\n\nSuppress one finding with the comment `" + suppression + "` (after `#` in Python, `//` in C++).";

@@ -55,7 +55,7 @@ struct Rule {
   std::string id;
   Severity severity = Severity::Error;
   std::vector<std::string> languages;   // empty: every language
-  std::vector<std::string> techniques;  // THREATS.md ids
+  std::vector<std::string> techniques;  // technique ids (docs/threats.md)
   std::string summary;
   std::string message;                  // may name fact fields as {field}
   std::string rationale;

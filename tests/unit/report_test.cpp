@@ -1,4 +1,4 @@
-// Emitters: the text lines and summary, DESIGN.md's JSON object, and the SARIF 2.1.0 shape.
+// Emitters: the text lines and summary, the JSON object of docs/cli.md, and the SARIF 2.1.0 shape.
 #include <gtest/gtest.h>
 
 #include <cstdio>

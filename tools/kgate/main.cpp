@@ -67,7 +67,7 @@ std::string version_text() {
   return text;
 }
 
-// Exit codes of the CLI contract (DESIGN.md).
+// Exit codes of the CLI contract (docs/cli.md).
 constexpr int kExitClean = 0;
 constexpr int kExitFindings = 1;
 constexpr int kExitUsage = 2;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# README.md's rules section (between `<!-- rules:begin -->` and `<!-- rules:end -->`) must be exactly
-# `kgate rules --format markdown` over the shipped rules, so the README cannot drift from rules/.
-# Usage: readme_rules_test.sh KGATE README RULES_DIR. Exit 0 when equal, 1 with a diff when not.
+# docs/rules.md's generated section (between `<!-- rules:begin -->` and `<!-- rules:end -->`) must be exactly
+# `kgate rules --format markdown` over the shipped rules, so the document cannot drift from rules/.
+# Usage: rules_doc_test.sh KGATE RULES_MD RULES_DIR. Exit 0 when equal, 1 with a diff when not.
 set -uo pipefail
 kgate="$1"
 readme="$2"
@@ -20,8 +20,8 @@ if [[ "$(grep -cxF -- "$begin" "$readme")" != 1 || "$(grep -cxF -- "$end" "$read
   exit 1
 fi
 awk -v begin="$begin" -v end="$end" '$0 == end { inside = 0 } inside { print } $0 == begin { inside = 1 }' "$readme" > "$tmp/readme.md"
-if ! diff -u --label "README.md (rules section)" --label "kgate rules --format markdown" "$tmp/readme.md" "$tmp/generated.md"; then
-  echo "README.md's rules section differs from the rule files: run tools/update-readme-rules.sh"
+if ! diff -u --label "docs/rules.md (generated section)" --label "kgate rules --format markdown" "$tmp/readme.md" "$tmp/generated.md"; then
+  echo "docs/rules.md differs from the rule files: run tools/update-rules-doc.sh"
   exit 1
 fi
-echo "ok: README.md's rules section matches kgate rules --format markdown ($rules_dir)"
+echo "ok: docs/rules.md matches kgate rules --format markdown ($rules_dir)"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates README.md's rules section, the lines between `<!-- rules:begin -->` and
+# Regenerates docs/rules.md's generated section, the lines between `<!-- rules:begin -->` and
 # `<!-- rules:end -->`, from the rule files (`kgate rules --format markdown`), in place.
-# tests/cli/readme_rules_test.sh fails when the two drift apart.
+# tests/cli/rules_doc_test.sh fails when the two drift apart.
 # Env: KGATE_BUILD_DIR (default build), the build directory holding tools/kgate.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${KGATE_BUILD_DIR:-build}"
 [[ "$build" = /* ]] || build="$root/$build"
-readme="$root/README.md"
+readme="$root/docs/rules.md"
 begin='<!-- rules:begin -->'
 end='<!-- rules:end -->'
 
@@ -16,11 +16,11 @@ for candidate in "$build/tools/kgate" "$build/kgate"; do
   if [[ -x "$candidate" ]]; then kgate="$candidate"; break; fi
 done
 if [[ -z "$kgate" ]]; then
-  echo "update-readme-rules: no kgate binary under $build (build it first, or set KGATE_BUILD_DIR)" >&2
+  echo "update-rules-doc: no kgate binary under $build (build it first, or set KGATE_BUILD_DIR)" >&2
   exit 2
 fi
 if [[ "$(grep -cxF -- "$begin" "$readme")" != 1 || "$(grep -cxF -- "$end" "$readme")" != 1 ]]; then
-  echo "update-readme-rules: $readme must hold exactly one '$begin' line and one '$end' line" >&2
+  echo "update-rules-doc: $readme must hold exactly one '$begin' line and one '$end' line" >&2
   exit 2
 fi
 
@@ -31,6 +31,6 @@ awk -v begin="$begin" -v end="$end" -v section="$tmp/section.md" '
   $0 == begin { print; while ((getline line < section) > 0) print line; skipping = 1; next }
   $0 == end { if (!skipping) exit 3; skipping = 0 }
   !skipping { print }
-' "$readme" > "$tmp/README.md" || { echo "update-readme-rules: '$end' comes before '$begin' in $readme" >&2; exit 2; }
-cat "$tmp/README.md" > "$readme"  # in place: keeps the file's mode
-echo "update-readme-rules: README.md rules section regenerated ($(grep -c '^| `' "$tmp/section.md") table rows)"
+' "$readme" > "$tmp/rules.md" || { echo "update-rules-doc: '$end' comes before '$begin' in $readme" >&2; exit 2; }
+cat "$tmp/rules.md" > "$readme"  # in place: keeps the file's mode
+echo "update-rules-doc: docs/rules.md regenerated ($(grep -c '^| `' "$tmp/section.md") table rows)"
