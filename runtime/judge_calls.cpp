@@ -2,19 +2,19 @@
 // waits, one forward call through the arena, and building both models.
 #include "runtime/judge_session.h"
 
+#include <sys/random.h>
+
 #include <algorithm>
 #include <chrono>
+#include <iomanip>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "runtime/compare.h"
 #include "runtime/defences.h"
 #include "runtime/embed.h"
-#include <iomanip>
-#include <sstream>
-
-#include <sys/random.h>
 
 namespace kgate::runtime::detail {
 

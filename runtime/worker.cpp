@@ -224,6 +224,13 @@ int serve(const WorkerOptions& options, SandboxState state, json startup, std::c
     if (request.kind != MessageRead::Kind::message) return request.kind == MessageRead::Kind::closed ? 0 : 3;
     if (request.body.value("op", "") == "exit") {
       // Done: no interpreter teardown (a fifth of a second per run); the kernel releases the CUDA context.
+      // What the candidate printed still reaches the log.
+      try {
+        py::module_ sys = py::module_::import("sys");
+        sys.attr("stdout").attr("flush")();
+        sys.attr("stderr").attr("flush")();
+      } catch (const py::error_already_set&) {
+      }
       std::fflush(nullptr);
       ::_exit(0);
     }
