@@ -246,6 +246,7 @@ Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<
 Answer Judge::build_models(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype, py::object& model) {
   const std::string dtype_text(dtype_name(dtype));
   std::string redraw_plan;
+  std::size_t redrawn_tensors = 0;  // entries of the plan; 0: nothing to redraw
   const std::uint64_t redraw_seed = secret_u64() >> 1;
   not_copied_.clear();
   json shape_json = json::object();
@@ -259,7 +260,8 @@ Answer Judge::build_models(py::module_& helper, py::object& reference, const Sha
     json request{{"op", "build"}, {"init_seed", init_seed}, {"init_inputs", init_inputs}, {"dtype", dtype_text}};
     if (options_.redraw_parameters) {
       redraw_plan = helper.attr("redraw_plan_json")(model).cast<std::string>();
-      if (redraw_plan != "[]") request["redraw"] = {{"plan", redraw_plan}, {"seed", redraw_seed}};
+      redrawn_tensors = json::parse(redraw_plan).size();
+      if (redrawn_tensors > 0) request["redraw"] = {{"plan", redraw_plan}, {"seed", redraw_seed}};
     }
     if (Status s = worker_.send(request); !s) return closed_answer("build");
   } catch (const py::error_already_set& e) {
@@ -280,7 +282,7 @@ Answer Judge::build_models(py::module_& helper, py::object& reference, const Sha
   }
   // The reference's parameters are redrawn whatever the candidate did with them; the report says whether
   // the candidate got the same values, and how they were matched.
-  if (!redraw_plan.empty() && redraw_plan != "[]") {
+  if (redrawn_tensors > 0) {
     const json answer = built.body.value("redraw", json::object());
     try {
       py::tuple done = helper.attr("apply_redraw")(model, redraw_plan, redraw_seed);
@@ -294,7 +296,7 @@ Answer Judge::build_models(py::module_& helper, py::object& reference, const Sha
     const bool copied = answer.value("copied", false);
     not_copied_ = copied ? "" : answer.value("how", std::string("no answer"));
     if (report_.parameter_redraw.empty())
-      report_.parameter_redraw = std::to_string(json::parse(redraw_plan).size()) + " tensors redrawn under the secret seed; " +
+      report_.parameter_redraw = std::to_string(redrawn_tensors) + " tensors redrawn under the secret seed; " +
                                  (copied ? "copied into the candidate's " + answer.value("how", std::string("?"))
                                          : "not copied into the candidate: " + not_copied_);
   }

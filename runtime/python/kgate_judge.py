@@ -3,6 +3,7 @@ model, produces the input structure from get_inputs(), and holds the CUDA arena.
 kgate process; never sees the candidate."""
 import base64
 import copy
+import functools
 import importlib.util
 import json
 import sys
@@ -128,6 +129,14 @@ def io_bytes_json(module, init_seed):
     return json.dumps(list(io_bytes(module, init_seed)))
 
 
+@functools.lru_cache(maxsize=None)
+def _source_digest(reference_path):
+    """sha256 of the reference's source and torch's version: read once per run, whatever the keys."""
+    import hashlib
+    with open(reference_path, "rb") as f:
+        return hashlib.sha256(f.read() + b"\0" + torch.__version__.encode()).hexdigest()
+
+
 def cached(cache_dir, reference_path, key, compute, *args):
     """compute(*args) (a JSON string), kept under cache_dir/task-facts by the sha256 of the reference's
     source, torch's version and key: what the judge learns about a task on the meta device (its shape
@@ -135,8 +144,7 @@ def cached(cache_dir, reference_path, key, compute, *args):
     the next candidate on the same task. Only the judge writes there; the worker cannot reach it."""
     import hashlib
     import os
-    with open(reference_path, "rb") as f:
-        digest = hashlib.sha256(f.read() + b"\0" + torch.__version__.encode() + b"\0" + key.encode()).hexdigest()
+    digest = hashlib.sha256(f"{_source_digest(reference_path)}\0{key}".encode()).hexdigest()
     folder = os.path.join(cache_dir, "task-facts")
     path = os.path.join(folder, digest + ".json")
     try:
