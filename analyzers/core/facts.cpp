@@ -121,6 +121,13 @@ Table call_table() {
       {"resolved", [](const FactSet& f, size_t i) { return s(f.calls[i].resolved); }},
       {"method", [](const FactSet& f, size_t i) { return s(f.calls[i].method); }},
       {"launch_argument", [](const FactSet& f, size_t i) { return b(f.calls[i].launch_argument); }},
+      {"scalar_operands", [](const FactSet& f, size_t i) { return b(f.calls[i].scalar_operands); }},
+      // Wraps a function of this file that itself launches one of the submission's kernels.
+      {"wraps_launcher", [](const FactSet& f, size_t i) {
+         const int w = f.calls[i].wrapped_function;
+         return b(w >= 0 && std::any_of(f.launches.begin(), f.launches.end(),
+                                        [&](const Launch& l) { return l.function == w && !l.guard.dead(); }));
+       }},
       {"receiver", [](const FactSet& f, size_t i) { return s(std::string(to_string(f.calls[i].receiver))); }},
       {"dynamic_name", [](const FactSet& f, size_t i) { return b(f.calls[i].dynamic_name); }},
       {"unresolved_dynamic", [](const FactSet& f, size_t i) { return b(f.calls[i].unresolved_dynamic); }},

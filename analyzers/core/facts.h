@@ -109,6 +109,11 @@ struct Call {
   bool instance_call = false;  // calling an object bound to a constructor call (self.fc = nn.Linear())
   bool local_target = false;   // resolves to a function or class defined in this file
   bool launch_argument = false;  // sits in the argument list of a kernel launch (x.data_ptr() handed to a kernel)
+  // Arithmetic whose tensor operands each hold one element (a loss the kernel summed, divided by N):
+  // glue, not compute.
+  bool scalar_operands = false;
+  // The function of this file a wrapper call hands on (torch.compile(f), functools.partial(f, ...)).
+  int wrapped_function = -1;
   std::vector<std::string> string_args;  // folded constant string arguments
   int positional_args = 0;               // how many positional arguments are written (Python calls)
   std::vector<std::string> keywords;     // keyword argument names

@@ -2,9 +2,12 @@
 #include "analyzers/pipeline/pipeline.h"
 
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "analyzers/core/budget.h"
 #include "analyzers/core/config.h"
@@ -121,6 +124,50 @@ void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::
   }
 }
 
+// The compiled modules that C++ files beside a Python submission define (PYBIND11_MODULE(name, m)),
+// a bundle's sidecars standing in for files of the same name. A harness that builds the submission's
+// directory (KernelBench's ThunderKittens backend) makes them importable as `import name`. A
+// directory's first 64 C++ files are read.
+std::vector<python::SiblingModule> sibling_modules(const std::string& path, const std::vector<std::pair<std::string, std::string>>& sidecars,
+                                                   const ingest::Limits& limits) {
+  const auto module_name = [](const std::string& text) -> std::string {
+    constexpr std::string_view kMacro = "PYBIND11_MODULE";
+    for (size_t at = text.find(kMacro); at != std::string::npos; at = text.find(kMacro, at + 1)) {
+      size_t i = at + kMacro.size();
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+      if (i >= text.size() || text[i] != '(') continue;
+      ++i;
+      while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+      size_t end = i;
+      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+      std::string name = text.substr(i, end - i);
+      // TORCH_EXTENSION_NAME is the name the build chooses: no import statement can be matched to it.
+      if (!name.empty() && name != "TORCH_EXTENSION_NAME") return name;
+    }
+    return {};
+  };
+  std::vector<python::SiblingModule> found;
+  for (const auto& [name, text] : sidecars)
+    if (std::string module = module_name(text); !module.empty()) found.push_back({module, name});
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (!std::filesystem::is_regular_file(path, ec)) return found;
+  std::vector<python::SiblingModule> modules;
+  size_t read = 0;
+  for (std::filesystem::directory_iterator it(dir.empty() ? "." : dir, ec), end; !ec && it != end && read < 64; it.increment(ec)) {
+    const std::string suffix = it->path().extension().string();
+    if (suffix != ".cu" && suffix != ".cpp" && suffix != ".cc" && suffix != ".cxx") continue;
+    if (!it->is_regular_file(ec) || it->file_size(ec) > limits.max_file_bytes) continue;
+    ++read;
+    if (auto text = read_file_text(it->path()))
+      if (std::string module = module_name(*text); !module.empty()) modules.push_back({module, it->path().filename().string()});
+  }
+  std::sort(modules.begin(), modules.end(), [](const auto& a, const auto& b) { return a.file < b.file; });
+  for (const auto& m : modules)
+    if (std::none_of(found.begin(), found.end(), [&](const auto& f) { return f.file == m.file; })) found.push_back(m);
+  return found;
+}
+
 // C++/CUDA facts: for a raw .cu/.cpp file (module 0 is created from the host), and for the C++
 // strings a Python submission embeds (modules the Python extractor added). Then the cross-language
 // link marks what Python's extension calls reach.
@@ -217,7 +264,8 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
         // text, with the sidecars standing in for sibling files.
         ingest::Bundle bundle = ingest::split_bundle(source->text);
         if (!bundle.sidecars.empty()) source = SourceFile(source->path, std::move(bundle.host));
-        python::extract_facts(*source, context.limits, facts, produced, context.harness);
+        python::extract_facts(*source, context.limits, facts, produced, context.harness,
+                              sibling_modules(path, bundle.sidecars, context.limits));
         read_sibling_sources(*source, facts, context.limits, bundle.sidecars);
       }
       extract_cpp_facts(*source, facts, produced, context);

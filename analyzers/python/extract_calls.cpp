@@ -154,6 +154,11 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     }
   }
 
+  if (c.resolved == "torch.compile" || c.resolved == "functools.partial") {
+    Value wrapped = eval(positional_arg(args, 0), scope);
+    if (wrapped.k == Value::K::Function) c.wrapped_function = wrapped.index;
+  }
+
   // In-place methods and container writes mark their receiver as written.
   if (ts::is(fn, "attribute")) {
     std::string m = c.method;

@@ -111,6 +111,29 @@ int Extractor::extension_for(TSNode call, int scope) {
 // A path the submission builds to one of its own files, folded: literals, `__file__`,
 // os.path.dirname/join/abspath, pathlib.Path, `.parent`, `/`, `.with_name`, `.joinpath`, str().
 // kSubmissionDir stands for the directory of the submission, which the pipeline substitutes.
+int Extractor::sibling_extension(const std::string& import_path) {
+  if (siblings_.empty()) return -1;
+  const std::string top = import_path.substr(0, import_path.find('.'));
+  if (auto it = extension_by_sibling_.find(top); it != extension_by_sibling_.end()) return it->second;
+  const auto sibling = std::find_if(siblings_.begin(), siblings_.end(), [&](const SiblingModule& m) { return m.name == top; });
+  if (sibling == siblings_.end()) return -1;
+  Extension ext;
+  ext.binding = top;
+  ext.name = top;
+  ext.loader = "import";  // built by the harness from the sibling file, as KernelBench's ThunderKittens backend does
+  ext.source_files.push_back(std::string(kSubmissionDir) + "/" + sibling->file);
+  ext.span = Span{1, 1, 1, 1};
+  for (const Import& im : facts_.imports)
+    if (im.module.substr(0, im.module.find('.')) == top) {
+      ext.span = im.span;
+      break;
+    }
+  const int index = static_cast<int>(facts_.extensions.size());
+  facts_.extensions.push_back(std::move(ext));
+  extension_by_sibling_[top] = index;
+  return index;
+}
+
 std::optional<std::string> Extractor::fold_source_path(TSNode expr, int scope, int depth) {
   if (ts_node_is_null(expr) || depth > 12) return std::nullopt;
   auto dirname = [](const std::string& p) -> std::string {

@@ -296,6 +296,19 @@ Value Extractor::eval(TSNode node, int scope, int depth) {
         v.index = f.index;
         return v;
       case Found::K::Import:
+        if (int e = sibling_extension(f.path); e >= 0) {
+          const size_t dot = f.path.find('.');
+          v.index = e;
+          v.receiver = ReceiverKind::Module;
+          if (dot == std::string::npos) {
+            v.k = Value::K::Extension;
+          } else {  // from module import function
+            v.k = Value::K::ExtFunction;
+            v.path = f.path.substr(dot + 1);
+          }
+          return v;
+        }
+        [[fallthrough]];
       case Found::K::Builtin:
         v.k = Value::K::Path;
         v.path = f.path;

@@ -21,6 +21,7 @@
 #include "analyzers/harness/harness.h"
 #include "analyzers/ingest/ingest.h"
 #include "analyzers/python/const_fold.h"
+#include "analyzers/python/python_facts.h"
 
 namespace kgate::python::detail {
 
@@ -172,8 +173,8 @@ struct ReturnFlow {
 class Extractor {
  public:
   Extractor(const SourceFile& file, const ingest::Limits& limits, FactSet& facts, std::vector<Diagnostic>& diags,
-            const HarnessChoice& harness)
-      : file_(file), src_(file.text), limits_(limits), facts_(facts), diags_(diags), harness_(harness),
+            const HarnessChoice& harness, const std::vector<SiblingModule>& siblings)
+      : file_(file), src_(file.text), limits_(limits), facts_(facts), diags_(diags), harness_(harness), siblings_(siblings),
         folder_(src_, [this](TSNode id) { return lookup_constant(id); }) {}
 
   void run(TSNode root);
@@ -222,6 +223,8 @@ class Extractor {
   // ===== Extensions (load_inline / load) (extract_extensions.cpp) =====
 
   int extension_for(TSNode call, int scope);
+  // `import name` of a compiled module a sibling C++ file defines: its extension, or -1.
+  int sibling_extension(const std::string& import_path);
   std::optional<std::string> fold_source_path(TSNode expr, int scope, int depth);
   std::optional<std::string> file_source(TSNode expr, int scope, int depth);
   void record_kernel_source(TSNode args, const std::string& compiler);
@@ -298,6 +301,8 @@ class Extractor {
   FactSet& facts_;
   std::vector<Diagnostic>& diags_;
   const HarnessChoice& harness_;
+  const std::vector<SiblingModule>& siblings_;
+  std::unordered_map<std::string, int> extension_by_sibling_;  // module name -> extension index
   const HarnessProfile* profile_ = nullptr;
   std::vector<std::pair<int, std::string>> output_params_;  // (entry function, parameter) the profile names outputs
   std::vector<std::pair<uint32_t, uint32_t>> launch_arg_ranges_;  // byte ranges of launch argument lists

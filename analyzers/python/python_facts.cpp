@@ -88,7 +88,8 @@ std::optional<TSNode> first_error(TSNode root) {
 }  // namespace
 
 void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet& facts,
-                   std::vector<Diagnostic>& diagnostics, const HarnessChoice& harness) {
+                   std::vector<Diagnostic>& diagnostics, const HarnessChoice& harness,
+                   const std::vector<SiblingModule>& siblings) {
   Module host;
   host.language = Language::Python;
   host.role = "host";
@@ -138,7 +139,7 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
     diagnostics.push_back(d);
   }
   if (budget_exhausted()) return;
-  detail::Extractor(file, limits, facts, diagnostics, harness).run(root);
+  detail::Extractor(file, limits, facts, diagnostics, harness, siblings).run(root);
   metrics::measure_python(root, file.text, facts);  // on the same tree: no second parse
 }
 

@@ -26,9 +26,29 @@ torch::Tensor entry(torch::Tensor a, torch::Tensor b) {
   // ruleid: cpp-library-call
   cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, &one, a.data_ptr<float>(), 1, b.data_ptr<float>(), 1, &zero,
               out.data_ptr<float>(), 1);
+  // ruleid: cpp-library-call
+  at::cuda::blas::gemm<float>('n', 'n', 1, 1, 1, one, a.data_ptr<float>(), 1, b.data_ptr<float>(), 1, zero,
+                              out.data_ptr<float>(), 1);
   // ok: cpp-library-call
   scale<<<1, 256>>>(out.data_ptr<float>(), out.numel());
   return out;
+}
+
+// A loss: the kernel sums into a 0-d tensor, which is then divided by N (glue); a full tensor divided
+// by N is compute.
+torch::Tensor loss_entry(torch::Tensor a) {
+  auto total = torch::zeros({}, a.options());
+  auto single = torch::zeros({1}, a.options());
+  scale<<<1, 256>>>(total.data_ptr<float>(), a.numel());
+  // ok: cpp-library-call
+  auto mean = total / a.numel();
+  // ok: cpp-library-call
+  auto both = single * 2.0 + mean;
+  // ruleid: cpp-library-call
+  auto full = a / a.numel();
+  // ruleid: cpp-library-call
+  auto mixed = a * total;
+  return mixed;
 }
 
 // Not reachable from any entry (no tensor parameters, never called): not judged.

@@ -32,4 +32,10 @@ class ModelNew(nn.Module):
         # ruleid: native-library-load
         ctypes.memmove(x.data_ptr(), x.data_ptr(), 0)
         # ok: native-library-load
+        n = ctypes.c_int(x.numel())
+        # ok: native-library-load
+        ptr = ctypes.c_void_p(x.data_ptr())
+        # ruleid: native-library-load
+        ctypes.c_void_p.from_address(ptr.value).value = n.value
+        # ok: native-library-load
         return torch.empty_like(x)

@@ -38,6 +38,27 @@ fast_helper = tc(_helper)
 PATTERN = re.compile(r"^\d+$")
 
 
+def _launch_copy(x):
+    y = torch.empty_like(x)
+    copy_kernel[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), BLOCK=256)
+    return y
+
+
+# The submission's own launcher captured in a CUDA graph (GPU MODE style).
+# ok: torch-compile-or-jit
+launch_graphed = torch.compile(_launch_copy, mode="reduce-overhead")
+
+
+def _scale_only(x):
+    _launch_copy(x)
+    return x * 3
+
+
+# Compiles a function whose own arithmetic Inductor would turn into its kernels.
+# ruleid: torch-compile-or-jit
+scale_fast = torch.compile(_scale_only)
+
+
 @torch.jit.ignore
 # Kept out of TorchScript: the opposite of compiling.
 # ok: torch-compile-or-jit

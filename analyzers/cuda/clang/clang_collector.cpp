@@ -856,9 +856,85 @@ class Collector : public RecursiveASTVisitor<Collector> {
     c.module = in_.module;
     c.guard = guard();
     c.span = span_of(call->getSourceRange());
+    if (tensor_arithmetic(r.resolved)) {
+      const auto operands = operands_of(call);
+      c.scalar_operands = !operands.empty() && std::all_of(operands.begin(), operands.end(), [&](const Expr* o) { return one_element(o); });
+    }
     if (auto o = offsets(callee->getSourceRange())) callee_ranges_.push_back(*o);
     note_call_effects(call, callee, r, args, c.keywords);
     facts_.calls.push_back(std::move(c));
+  }
+
+  static bool tensor_arithmetic(std::string_view name) {
+    static const std::set<std::string_view> kOps = {
+        "at::operator+", "at::operator-", "at::operator*", "at::operator/", "at::add", "at::sub", "at::mul",
+        "at::div", "at::Tensor::add", "at::Tensor::sub", "at::Tensor::mul", "at::Tensor::div",
+        "at::Tensor::add_", "at::Tensor::sub_", "at::Tensor::mul_", "at::Tensor::div_", "at::Tensor::operator+=",
+        "at::Tensor::operator-=", "at::Tensor::operator*=", "at::Tensor::operator/=", "at::Tensor::operator-"};
+    return kOps.count(name) > 0;
+  }
+
+  // The operands of a call: the object of a member call first, then the arguments.
+  static std::vector<const Expr*> operands_of(const Expr* call) {
+    std::vector<const Expr*> out;
+    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) out.push_back(mc->getImplicitObjectArgument());
+    if (const auto* ce = dyn_cast<CallExpr>(call))
+      for (const Expr* a : ce->arguments()) out.push_back(a);
+    return out;
+  }
+
+  static const Expr* strip(const Expr* e) {
+    for (int i = 0; e && i < 8; ++i) {
+      const Expr* next = e->IgnoreImplicit()->IgnoreParenImpCasts();
+      if (const auto* ce = dyn_cast<CXXConstructExpr>(next); ce && ce->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(ce))
+        next = ce->getArg(0);
+      if (const auto* mt = dyn_cast<MaterializeTemporaryExpr>(next)) next = mt->getSubExpr();
+      if (const auto* il = dyn_cast<CXXStdInitializerListExpr>(next)) next = il->getSubExpr();
+      if (next == e) break;
+      e = next;
+    }
+    return e;
+  }
+
+  // Sizes of one element: `{}`, `{1}`, `{1, 1}` or `1`.
+  static bool one_element_sizes(const Expr* e) {
+    e = strip(e);
+    if (const auto* ce = dyn_cast<CXXConstructExpr>(e)) return ce->getNumArgs() == 0;
+    const auto is_one = [](const Expr* x) {
+      const auto* lit = dyn_cast<IntegerLiteral>(strip(x));
+      return lit && lit->getValue() == 1;
+    };
+    if (const auto* il = dyn_cast<InitListExpr>(e))
+      return std::all_of(il->inits().begin(), il->inits().end(), [&](const Expr* x) { return is_one(x); });
+    return is_one(e);
+  }
+
+  // A tensor expression that holds one element: a 0-d or [1] allocation, a full reduction with no
+  // dimension argument, arithmetic of such, or a local initialised to one; numbers count too.
+  bool one_element(const Expr* e, int depth = 0) const {
+    if (!e || depth > 6) return false;
+    e = strip(e);
+    if (!is_tensor_record(e->getType())) return !e->getType().isNull() && e->getType()->isArithmeticType();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+      const auto* vd = dyn_cast<VarDecl>(dr->getDecl());
+      return vd && !isa<ParmVarDecl>(vd) && vd->hasInit() && one_element(vd->getInit(), depth + 1);
+    }
+    const auto* ce = dyn_cast<CallExpr>(e);
+    const FunctionDecl* fd = ce ? ce->getDirectCallee() : nullptr;
+    if (!fd) return false;
+    const std::string name = qualified_name(fd);
+    if (name == "at::scalar_tensor") return true;
+    if (name == "at::zeros" || name == "at::ones" || name == "at::empty" || name == "at::full")
+      return ce->getNumArgs() > 0 && one_element_sizes(ce->getArg(0));
+    if (isa<CXXMemberCallExpr>(ce) && ce->getNumArgs() == 0 &&
+        (name == "at::Tensor::sum" || name == "at::Tensor::mean" || name == "at::Tensor::max" ||
+         name == "at::Tensor::min" || name == "at::Tensor::amax" || name == "at::Tensor::amin"))
+      return true;
+    if (tensor_arithmetic(name)) {
+      const auto operands = operands_of(ce);
+      return std::all_of(operands.begin(), operands.end(), [&](const Expr* o) { return one_element(o, depth + 1); });
+    }
+    return false;
   }
 
   void add_construction(const CXXConstructExpr* e, const std::string& cls) {

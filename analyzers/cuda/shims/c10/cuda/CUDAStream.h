@@ -41,6 +41,13 @@ using c10::cuda::CUDAStreamGuard;
 using c10::cuda::OptionalCUDAStreamGuard;
 using c10::cuda::CUDAGuard;
 using c10::cuda::OptionalCUDAGuard;
+// ATen's cuBLAS wrappers: library GEMMs, not glue.
+namespace blas {
+template <class Dtype, class... A> void gemm(A&&... args);
+template <class Dtype, class... A> void bgemm(A&&... args);
+template <class Dtype, class... A> void gemm_and_bias(A&&... args);
+template <class... A> void scaled_gemm(A&&... args);
+}  // namespace blas
 cudaDeviceProp* getCurrentDeviceProperties();
 cudaDeviceProp* getDeviceProperties(int64_t device);
 int warp_size();
