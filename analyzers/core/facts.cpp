@@ -113,6 +113,7 @@ void add_guard_fields(Table& t, Member member) {
   t.push_back({"in_except", [g](const FactSet& f, size_t i) { return b(g(f, i).in_except); }});
   t.push_back({"side_stream", [g](const FactSet& f, size_t i) { return b(g(f, i).side_stream); }});
   t.push_back({"script_main", [g](const FactSet& f, size_t i) { return b(g(f, i).script_main); }});
+  t.push_back({"value_statistic", [g](const FactSet& f, size_t i) { return b(g(f, i).value_statistic); }});
 }
 
 Table call_table() {

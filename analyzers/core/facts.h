@@ -37,6 +37,7 @@ struct Guard {
   bool in_except = false;       // in an except handler
   bool side_stream = false;     // inside `with torch.cuda.stream(...)` or similar
   bool script_main = false;     // under `if __name__ == "__main__"`: runs as a script, never under a harness
+  bool value_statistic = false;  // under a test of tensor values' statistics (x.abs().amax() < t, isfinite(x).all())
   bool dead() const { return constant_false || after_return || impossible_shape; }
 };
 

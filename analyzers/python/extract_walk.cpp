@@ -33,6 +33,32 @@ bool Extractor::shape_test(TSNode cond) const {
                          ".is_contiguous(", "len("});
 }
 
+// A test of what a tensor's values are (x.abs().amax() < 0.5, torch.isfinite(x).all()), written in
+// the condition, in the one value a local name in it was bound to (`fast = x.amax() < t; if fast:`),
+// or in what a function of this file it calls returns (`if _small(x):`).
+bool Extractor::value_statistic_test(TSNode cond, int scope) {
+  const auto statistic = [this](TSNode n) {
+    return mentions(n, {".amax(", ".amin(", ".max(", ".min(", ".aminmax(", ".isfinite(", ".isnan(", ".isinf(", ".norm(",
+                        ".std(", ".var("});
+  };
+  if (statistic(cond)) return true;
+  if (ts::is(cond, "not_operator")) cond = ts::field(cond, "argument");
+  if (ts::is(cond, "parenthesized_expression")) cond = ts::named_child(cond, 0);
+  if (ts::is(cond, "identifier")) {
+    Found f = find_name(std::string(ts::text(cond, src_)), scope);
+    return f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->front().expr) &&
+           statistic(f.bindings->front().expr);
+  }
+  if (ts::is(cond, "call")) {
+    Value callee = eval(ts::field(cond, "function"), scope);
+    if (callee.k != Value::K::Function) return false;
+    auto it = return_exprs_.find(callee.index);
+    return it != return_exprs_.end() &&
+           std::any_of(it->second.begin(), it->second.end(), [&](const Binding& b) { return !ts_node_is_null(b.expr) && statistic(b.expr); });
+  }
+  return false;
+}
+
 bool Extractor::impossible_shape(TSNode cond) {
   if (!ts::is(cond, "comparison_operator") || ts::named_count(cond) != 2) {
     if (ts::is(cond, "parenthesized_expression")) return impossible_shape(ts::named_child(cond, 0));
@@ -74,6 +100,7 @@ Guard Extractor::branch_guard(const Guard& outer, TSNode cond, bool when_true, i
   if ((t == Truth::False && when_true) || (t == Truth::True && !when_true)) g.constant_false = true;
   if (mentions(cond, {".training"})) g.training = true;
   if (shape_test(cond)) g.shape_test = true;
+  if (value_statistic_test(cond, scope)) g.value_statistic = true;
   if (when_true && impossible_shape(cond)) g.impossible_shape = true;
   if (when_true && script_main_test(cond)) g.script_main = true;
   return g;

@@ -244,6 +244,7 @@ class Extractor {
   void mark_triton_kernels_without_stores();
   static bool input_generator_name(const std::string& name);
   bool shape_test(TSNode cond) const;
+  bool value_statistic_test(TSNode cond, int scope);
   bool impossible_shape(TSNode cond);
   Guard branch_guard(const Guard& outer, TSNode cond, bool when_true, int scope);
   void walk_block(TSNode block, int scope, const Guard& guard);
