@@ -22,6 +22,12 @@ RESULT_FD = int(os.environ.get("POPCORN_FD", "3"))
 # ruleid: evaluator-detection
 SECRET = os.environ.get("EVAL_SECRET")
 
+# A knob without a default, read at import: a warning (the gate does not follow the value).
+# ruleid: evaluator-detection
+VERBOSE = os.environ.get("KGATE_FIXTURE_VERBOSE") == "1"
+# ruleid: evaluator-detection
+NO_GRAPH = "KGATE_FIXTURE_NO_GRAPH" in os.environ
+
 
 class ModelNew(nn.Module):
     def __init__(self):

@@ -18,6 +18,14 @@ BUILD_DIR = "/tmp/torch_extensions"
 ext = load_inline(name="noop", cpp_sources="int f() { return 0; }", functions=["f"], build_directory=BUILD_DIR)
 
 
+
+def _write_source(path):
+    # A build helper writing a source for load(): a warning, off the entry's path.
+    # ruleid: filesystem-io
+    with open(path, "w") as fh:
+        fh.write("// kernel source")
+
+
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
@@ -25,6 +33,7 @@ class ModelNew(nn.Module):
         self.bank = torch.load("answers.pt")
         # ruleid: filesystem-io
         self.table = np.load("table.npy")
+        # A temp directory made at construction: a warning here; what forward stores in it is the error.
         # ruleid: filesystem-io
         self.tmp = tempfile.mkdtemp()
 
