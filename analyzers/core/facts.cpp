@@ -123,6 +123,7 @@ Table call_table() {
       {"method", [](const FactSet& f, size_t i) { return s(f.calls[i].method); }},
       {"launch_argument", [](const FactSet& f, size_t i) { return b(f.calls[i].launch_argument); }},
       {"scalar_operands", [](const FactSet& f, size_t i) { return b(f.calls[i].scalar_operands); }},
+      {"state_receiver", [](const FactSet& f, size_t i) { return b(f.calls[i].state_receiver); }},
       // Wraps a function of this file that itself launches one of the submission's kernels.
       {"wraps_launcher", [](const FactSet& f, size_t i) {
          const int w = f.calls[i].wrapped_function;
@@ -211,6 +212,7 @@ Table name_table() {
       {"resolved", [](const FactSet& f, size_t i) { return s(f.names[i].resolved); }},
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.names[i].function)); }},
       {"reachable", [](const FactSet& f, size_t i) { return b(f.names[i].reachable); }},
+      {"state_receiver", [](const FactSet& f, size_t i) { return b(f.names[i].state_receiver); }},
   };
 }
 

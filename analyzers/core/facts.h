@@ -115,6 +115,9 @@ struct Call {
   bool scalar_operands = false;
   // The function of this file a wrapper call hands on (torch.compile(f), functools.partial(f, ...)).
   int wrapped_function = -1;
+  // A method of the module's own state (self.weight.data_ptr(), or of a local bound to it): a key on
+  // parameters or buffers, which the harness never passes again as new inputs.
+  bool state_receiver = false;
   std::vector<std::string> string_args;  // folded constant string arguments
   int positional_args = 0;               // how many positional arguments are written (Python calls)
   std::vector<std::string> keywords;     // keyword argument names
@@ -180,6 +183,7 @@ struct NameRef {
   std::string resolved;
   int function = -1;
   bool reachable = false;
+  bool state_receiver = false;  // an attribute of the module's own state (self.weight._version)
   Span span;
 };
 

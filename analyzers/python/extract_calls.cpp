@@ -52,6 +52,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   c.unresolved_dynamic = callee.unresolved;
   if (ts::is(fn, "attribute")) {
     c.receiver = callee.receiver == ReceiverKind::None ? ReceiverKind::Value : callee.receiver;
+    if (c.receiver != ReceiverKind::Module) c.state_receiver = eval(ts::field(fn, "object"), scope).receiver == ReceiverKind::Self;
     if (callee.k == Value::K::Path || callee.k == Value::K::Function || callee.k == Value::K::ExtFunction) {
       ReceiverKind rk = root_kind(ts::field(fn, "object"), scope);
       if (rk == ReceiverKind::Param && c.receiver != ReceiverKind::Module) c.receiver = ReceiverKind::Param;

@@ -562,6 +562,7 @@ void Extractor::record_name_ref(TSNode node, int scope, const Guard& guard) {
   if (!module_rooted && v.k == Value::K::Path && v.path.rfind("torch.Tensor.", 0) == 0) r.resolved = "?." + attr;
   r.function = fn_of(scope);
   r.span = ts::span(node);
+  if (!module_rooted) r.state_receiver = eval(ts::field(node, "object"), scope).receiver == ReceiverKind::Self;
   name_guards_.push_back(guard);
   facts_.names.push_back(r);
 }

@@ -25,6 +25,7 @@ class ModelNew(nn.Module):
         # ok: identity-cache-key
         self.tag = id(self)
         self.seen = {}
+        self.weight = nn.Parameter(torch.ones(4))
 
     def forward(self, x):
         # ruleid: identity-cache-key
@@ -39,6 +40,13 @@ class ModelNew(nn.Module):
         storage = x.untyped_storage()
         # ok: identity-cache-key
         n, s0 = x.numel(), x.stride(0)
+        w = self.weight
+        # Weight packing keyed on the parameter's own pointer and version.
+        # ok: identity-cache-key
+        wkey = (w.data_ptr(), w._version, self.weight.data_ptr())
+        # ruleid: identity-cache-key
+        mixed = (w.data_ptr(), x.data_ptr())
+        del wkey, mixed
         _cached_result(n)
         _copy_through_pointers(x)
         del key, ptr, version, fingerprint, storage, s0
