@@ -14,6 +14,10 @@ __global__ void scale(float* y, int64_t n) {
 torch::Tensor entry(torch::Tensor a, torch::Tensor b) {
   // ok: cpp-library-call
   auto out = torch::empty({a.size(0), b.size(1)}, a.options());
+  // ok: cpp-library-call
+  auto opts = at::TensorOptions().dtype(at::kFloat).device(a.device());
+  // ok: cpp-library-call
+  auto flat = out.view_as(a).cpu();
   // ruleid: cpp-library-call
   auto c = at::matmul(a, b);
   // ruleid: cpp-library-call
