@@ -18,6 +18,7 @@
 
 #include "analyzers/audit/audit.h"
 #include "analyzers/audit/html_report.h"
+#include "analyzers/audit/merge.h"
 #include "analyzers/audit/results_log.h"
 #include "analyzers/audit/shard.h"
 #include "analyzers/core/config.h"
@@ -258,6 +259,54 @@ nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet&
           {"rules", kgate::sha256_hex(catalogue)}};
 }
 
+// OUT/report.html of an audit's records, with the rules' techniques and summaries.
+kgate::Status write_audit_report(const std::vector<nlohmann::json>& records, const kgate::RuleSet& rules, const fs::path& report,
+                                 const std::string& title) {
+  kgate::audit::ReportCatalogue catalogue;
+  for (const auto& rule : rules.rules()) {
+    catalogue.techniques[rule.id] = rule.techniques;
+    catalogue.summaries[rule.id] = rule.summary;
+  }
+  return kgate::audit::write_file_atomically(report, kgate::audit::render_html_report(records, catalogue, title));
+}
+
+struct AuditMergeCommand {
+  std::vector<std::string> inputs;
+  std::string out;
+  std::string rules_dir;
+};
+
+// `kgate audit merge OUT1 OUT2 ... --out OUT`: the shards' logs as one log and one report.
+int run_audit_merge(const AuditMergeCommand& command) {
+  const fs::path rules_dir = command.rules_dir.empty() ? default_rules_dir() : fs::path(command.rules_dir);
+  auto gate = load_gate(rules_dir);
+  if (!gate) return kExitUsage;
+  std::vector<fs::path> inputs(command.inputs.begin(), command.inputs.end());
+  auto merged = kgate::audit::merge_audits(inputs, command.out);
+  if (!merged) {
+    std::cerr << "kgate: error: " << merged.error() << "\n";
+    return kExitUsage;
+  }
+  const fs::path report = fs::path(command.out) / "report.html";
+  const std::string title = "KernelGate audit (merged from " + std::to_string(merged->inputs) + " logs)";
+  if (kgate::Status written = write_audit_report(merged->records, gate->rules, report, title); !written) {
+    std::cerr << "kgate: error: " << written.message() << "\n";
+    return kExitUsage;
+  }
+  size_t rejected = 0, unjudged = 0;
+  for (const auto& record : merged->records) {
+    rejected += record.value("verdict", "") == "reject" ? 1 : 0;
+    unjudged += record.value("verdict", "") == "unjudged" ? 1 : 0;
+  }
+  std::cout << "audit merge: " << merged->records.size() << " files from " << merged->inputs << " logs";
+  if (merged->duplicates) std::cout << " (" << merged->duplicates << " identical duplicate record(s) kept once)";
+  if (merged->torn_dropped) std::cout << " (" << merged->torn_dropped << " torn last line(s) dropped)";
+  std::cout << ", " << rejected << " rejected, " << unjudged << " unjudged\n"
+            << "audit merge: " << (fs::path(command.out) / kgate::audit::kLogName).string() << "\n"
+            << "audit merge: " << report.string() << "\n";
+  return kExitClean;
+}
+
 // `kgate audit`: exit 0 when the log and the report are written (findings are the audit's data),
 // 2 on usage errors and on a log or report that cannot be read or written.
 int run_audit(const AuditCommand& command) {
@@ -309,15 +358,9 @@ int run_audit(const AuditCommand& command) {
     return kExitUsage;
   }
 
-  kgate::audit::ReportCatalogue catalogue;
-  for (const auto& rule : rules->rules()) {
-    catalogue.techniques[rule.id] = rule.techniques;
-    catalogue.summaries[rule.id] = rule.summary;
-  }
   const fs::path report = fs::path(command.out) / "report.html";
   const std::string title = "KernelGate audit" + (shard ? " (shard " + command.shard + ")" : std::string{});
-  if (kgate::Status written = kgate::audit::write_file_atomically(report, kgate::audit::render_html_report(outcome->records, catalogue, title));
-      !written) {
+  if (kgate::Status written = write_audit_report(outcome->records, *rules, report, title); !written) {
     std::cerr << "kgate: error: " << written.message() << "\n";
     return kExitUsage;
   }
@@ -516,14 +559,19 @@ int main(int argc, char** argv) {
   audit_cmd->add_option("--policy", audit.check.policy, "policy: kernelbench, repository or a task category")->excludes(audit_task);
   audit_cmd->add_option("--harness", audit.check.harness, "harness profile for every file (default: detected per file)");
   audit_cmd->add_option("--contract", audit.check.contract, "dtype contract of every file (default: per file, as in check)");
-  audit_cmd->add_option("--out", audit.out, "output directory: results.jsonl (appended, resumable) and report.html")->required();
+  audit_cmd->add_option("--out", audit.out, "output directory: results.jsonl (appended, resumable) and report.html");
   audit_cmd->add_option("-j,--jobs", audit.check.jobs, "worker threads (0: one per core)");
   audit_cmd->add_option("--shard", audit.shard, "audit only shard K of N (K/N, 1-based; by a hash of each path)");
   audit_cmd->add_option("--rules-dir", audit.check.rules_dir, "rules directory");
   audit_cmd->add_option("--cpp-engine", audit.check.cpp_engine, "engine for C++/CUDA: auto, tree-sitter, or none")
       ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));
   audit_cmd->add_option("--max-file-bytes", audit.check.max_file_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
-  audit_cmd->add_option("DIR", audit.check.paths, "directories or files")->required();
+  audit_cmd->add_option("DIR", audit.check.paths, "directories or files");
+  AuditMergeCommand merge;
+  CLI::App* merge_cmd = audit_cmd->add_subcommand("merge", "merge the --out directories of shard runs into one log and report");
+  merge_cmd->add_option("OUT", merge.inputs, "the --out directories of the shards")->required();
+  merge_cmd->add_option("--out", merge.out, "output directory for the merged results.jsonl and report.html")->required();
+  merge_cmd->add_option("--rules-dir", merge.rules_dir, "rules directory (the report's rule summaries)");
   audit_cmd->add_option("--runtime", audit.runtime,
                         "also judge every approved file with kgate run on this device (its task: --task, or the file's '# runtime-task:' line)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
@@ -569,7 +617,12 @@ int main(int argc, char** argv) {
 
   try {
     if (check_cmd->parsed()) return run_check(check);
-    if (audit_cmd->parsed()) return run_audit(audit);
+    if (merge_cmd->parsed()) return run_audit_merge(merge);
+    if (audit_cmd->parsed()) {
+      if (audit.out.empty()) return usage_error("audit: --out is required");
+      if (audit.check.paths.empty()) return usage_error("audit: DIR is required (or `kgate audit merge OUT... --out OUT`)");
+      return run_audit(audit);
+    }
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
     if (facts_cmd->parsed()) return run_facts(facts);
     if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes, metric_format, metric_cpp_engine);
