@@ -35,6 +35,10 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       launch_start_.push_back(start);
       facts_.launches.push_back(l);
       if (k.index >= 0) add_edge(fn_of(scope), k.index, edge_dead(guard));
+      // KERNELS[x.dtype][grid](...): the launch runs whichever kernel of the table the key picks.
+      if (TSNode table = ts::field(fn, "value"); ts::is(table, "subscript"))
+        for (int other : kernel_functions_in(ts::field(table, "value"), scope))
+          if (other != k.index) add_edge(fn_of(scope), other, edge_dead(guard));
       mark_args_written(args, scope, /*launch=*/true);
       note_launch_arguments(args);
       return;
@@ -238,6 +242,31 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   }
   if (c.resolved == "torch.Tensor.data_ptr" && pointer_argument(node, scope)) c.launch_argument = true;
 
+  // A function handed to a carrier that calls it (functools.reduce(torch.mm, ...), map, checkpoint,
+  // tree_map, vmap) is called here: a library function is a call of it, a local one an edge to it.
+  // operator.methodcaller("matmul", b) calls the tensor method it names.
+  if (callable_carrier(c.resolved)) {
+    TSNode target = positional_arg(args, 0);
+    Value carried = ts_node_is_null(target) ? Value{} : eval(target, scope);
+    if (carried.k == Value::K::Path && !is_dtype_path(carried.path)) {
+      children.push_back(carried.path);
+    } else if (carried.k == Value::K::Function) {
+      add_edge(fn_of(scope), carried.index, edge_dead(guard));
+    }
+  }
+  if (c.resolved == "operator.methodcaller" && !c.string_args.empty()) children.push_back("torch.Tensor." + c.string_args[0]);
+  // A forward hook or pre-hook registered on the model runs with every call of it: an edge from the
+  // entry to the hook's body.
+  if ((c.method == "register_forward_hook" || c.method == "register_forward_pre_hook" ||
+       c.method == "register_module_forward_hook" || c.method == "register_module_forward_pre_hook")) {
+    Value hook = eval(positional_arg(args, 0), scope);
+    for (int entry : facts_.entries.empty() ? std::vector<int>{facts_.entry} : facts_.entries) {
+      if (entry < 0) continue;
+      if (hook.k == Value::K::Function) add_edge(entry, hook.index, edge_dead(guard));
+    }
+    if (hook.k == Value::K::Path && !is_dtype_path(hook.path)) children.push_back(hook.path);
+  }
+
   // A container's call is its children's calls: each torch module it holds is a call of that module here.
   for (const std::string& child : children) {
     Call cc = c;
@@ -248,6 +277,16 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   }
   call_start_.push_back(start);
   facts_.calls.push_back(std::move(c));
+}
+
+bool Extractor::callable_carrier(const std::string& path) {
+  static const std::unordered_set<std::string> kCarriers = {
+      "functools.reduce", "builtins.map", "builtins.filter", "itertools.starmap", "itertools.accumulate",
+      "torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential", "torch.utils._pytree.tree_map",
+      "torch.utils._pytree.tree_map_only", "torch.vmap", "torch.func.vmap", "torch.func.functional_call",
+      "torch.func.grad", "torch.func.jacrev", "torch.func.jacfwd", "torch.cond", "torch._higher_order_ops.cond",
+      "torch.map", "torch._higher_order_ops.map"};
+  return kCarriers.count(path) > 0;
 }
 
 bool Extractor::module_container(const std::string& path) {

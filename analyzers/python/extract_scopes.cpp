@@ -84,13 +84,20 @@ void Extractor::bind_target(TSNode target, TSNode value, int scope, int class_in
     }
   } else if (t == "pattern_list" || t == "tuple_pattern" || t == "tuple" || t == "list_pattern" || t == "list") {
     // `a_, b_ = f(a), f(b)` binds element by element when both sides have the same length;
-    // anything else (unpacking a call's result) is bound to nothing we follow.
+    // `lin, act = self.layers` binds each name to the module's attribute (an element of a container is
+    // called as its children are); anything else (unpacking a call's result) is bound to nothing we follow.
     uint32_t n = ts::named_count(target);
     const bool paired = !ts_node_is_null(value) &&
                         (ts::is(value, "expression_list") || ts::is(value, "tuple") || ts::is(value, "list")) &&
                         ts::named_count(value) == n;
-    for (uint32_t i = 0; i < n; ++i)
-      bind_target(ts::named_child(target, i), paired ? ts::named_child(value, i) : TSNode{}, scope, class_index);
+    const Scope& s = scopes_[scope];
+    const bool module_attr = !ts_node_is_null(value) && ts::is(value, "attribute") && !s.self_name.empty() &&
+                             ts::text(ts::field(value, "object"), src_) == s.self_name;
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode element = ts::named_child(target, i);
+      TSNode bound = paired ? ts::named_child(value, i) : (module_attr && ts::is(element, "identifier") ? value : TSNode{});
+      bind_target(element, bound, scope, class_index);
+    }
   }
 }
 
@@ -192,13 +199,45 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
     TSNode value = right;
     while (ts::is(value, "assignment")) value = ts::field(value, "right");
     if (class_index < 0 || scopes_[scope].function >= 0) bind_target(left, value, scope, class_index);
+    // A class attribute that holds a callable (`mm = staticmethod(torch.mm)`, `act = F.gelu`) is what
+    // `self.mm` calls; other class constants stay unbound, as before.
+    if (class_index >= 0 && scopes_[scope].function < 0 && ts::is(left, "identifier") && !ts_node_is_null(value)) {
+      const bool callable_value = ts::is(value, "attribute") || ts::is(value, "identifier") ||
+                                  (ts::is(value, "call") && (ts::text(ts::field(value, "function"), src_) == "staticmethod" ||
+                                                             ts::text(ts::field(value, "function"), src_) == "classmethod"));
+      if (callable_value) classes_[class_index].self_attrs[std::string(ts::text(left, src_))].push_back(Binding{value, scope});
+    }
     if (ts::is(right, "assignment")) {
       TSNode inner_left = ts::field(right, "left");
       bind_target(inner_left, value, scope, class_index);
     }
   } else if (t == "call") {
-    // parts.append(...): a container filled at run time is not the literal it started as.
+    // self.add_module("proj", nn.Linear(...)), self.register_module(...), setattr(self, "proj", ...):
+    // a child registered by name is `self.proj`, like an assignment.
     TSNode fn = ts::field(node, "function");
+    {
+      const Scope& s = scopes_[scope];
+      TSNode args = ts::field(node, "arguments");
+      const std::string_view callee = ts::text(fn, src_);
+      const bool on_self = !s.self_name.empty() && s.class_index >= 0;
+      TSNode name_arg{}, value_arg{};
+      if (on_self && ts::is(fn, "attribute") && ts::text(ts::field(fn, "object"), src_) == s.self_name) {
+        const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
+        if (method == "add_module" || method == "register_module" || method == "register_buffer" || method == "register_parameter") {
+          name_arg = positional_arg(args, 0);
+          value_arg = positional_arg(args, 1);
+        }
+      } else if (on_self && (callee == "setattr" || callee == "object.__setattr__") &&
+                 ts::text(positional_arg(args, 0), src_) == s.self_name) {
+        name_arg = positional_arg(args, 1);
+        value_arg = positional_arg(args, 2);
+      }
+      if (!ts_node_is_null(name_arg) && !ts_node_is_null(value_arg) && ts::is(name_arg, "string")) {
+        if (auto name = folder_.fold_string(name_arg))
+          classes_[s.class_index].self_attrs[name->text].push_back(Binding{value_arg, scope});
+      }
+    }
+    // parts.append(...): a container filled at run time is not the literal it started as.
     if (ts::is(fn, "attribute") && ts::is(ts::field(fn, "object"), "identifier") &&
         container_write_methods().count(std::string(ts::text(ts::field(fn, "attribute"), src_))))
       mutated_names_.insert(std::string(ts::text(ts::field(fn, "object"), src_)));

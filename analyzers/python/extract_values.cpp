@@ -429,7 +429,8 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
       }
       return v;
     }
-    if (p == "functools.partial" || p == "triton.jit" || p == "torch.jit.ignore" || p == "functools.wraps") {
+    if (p == "functools.partial" || p == "triton.jit" || p == "torch.jit.ignore" || p == "functools.wraps" ||
+        p == "builtins.staticmethod" || p == "builtins.classmethod") {
       TSNode target = positional_arg(args, 0);
       if (!ts_node_is_null(target)) return eval(target, scope, depth + 1);
     }
@@ -486,7 +487,7 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
   }
   if (callee.k == Value::K::Kernel && kernel_getter_method(last_component(callee.path))) return callee;
   if (callee.k == Value::K::Function)
-    if (Value k = returned_kernel(callee.index, depth + 1); k.k == Value::K::Kernel) return k;
+    if (Value k = returned_kernel(callee.index, depth + 1); k.k == Value::K::Kernel || k.k == Value::K::Path) return k;
   v.k = Value::K::Tensor;
   return v;
 }
@@ -506,8 +507,9 @@ Value Extractor::kernel_element(TSNode container, int scope, int depth) {
   return found;
 }
 
-Value Extractor::find_kernel_element(TSNode container, int scope, int depth) {
-  Value none;
+// What a container may hold: values stored into it by subscript (by its text), and the elements of
+// the literal or comprehension a name is bound to.
+std::vector<Binding> Extractor::element_candidates(TSNode container, int scope) const {
   std::vector<Binding> candidates;
   if (auto it = element_bindings_.find(std::string(ts::text(container, src_))); it != element_bindings_.end())
     candidates = it->second;
@@ -530,14 +532,36 @@ Value Extractor::find_kernel_element(TSNode container, int scope, int depth) {
         }
       }
   }
-  for (const Binding& c : candidates) {
-    Value e = eval(c.expr, c.scope, depth + 1);
-    if (e.k == Value::K::Kernel) return e;
+  return candidates;
+}
+
+std::vector<int> Extractor::kernel_functions_in(TSNode container, int scope) {
+  std::vector<int> out;
+  for (const Binding& c : element_candidates(container, scope)) {
+    Value e = eval(c.expr, c.scope, 1);
     if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::TritonJit ||
                                       facts_.functions[e.index].kind == FunctionKind::DslKernel))
-      return e;
+      out.push_back(e.index);
   }
-  return none;
+  return out;
+}
+
+Value Extractor::find_kernel_element(TSNode container, int scope, int depth) {
+  Value none;
+  const std::vector<Binding> candidates = element_candidates(container, scope);
+  // A library function among the elements wins: calling an element that may be torch.mm is a call of
+  // torch.mm (a fallback held in a table, issue 24), even beside the submission's own kernels.
+  Value kernel = none;
+  for (const Binding& c : candidates) {
+    Value e = eval(c.expr, c.scope, depth + 1);
+    if (e.k == Value::K::Path && e.path.rfind("torch.", 0) == 0 && !is_dtype_path(e.path)) return e;
+    if (kernel.k != Value::K::Unknown) continue;
+    if (e.k == Value::K::Kernel) kernel = e;
+    if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::TritonJit ||
+                                      facts_.functions[e.index].kind == FunctionKind::DslKernel))
+      kernel = e;
+  }
+  return kernel;
 }
 
 // What a local function returns, when it is a kernel: a builder that returns tilelang.compile(...),
@@ -558,6 +582,8 @@ Value Extractor::find_returned_kernel(const std::vector<Binding>& returns, int d
   for (const Binding& r : returns) {
     Value e = eval(r.expr, r.scope, depth + 1);
     if (e.k == Value::K::Kernel) return e;
+    // A library function handed back (`return torch.matmul`): calling the result calls it.
+    if (e.k == Value::K::Path && e.path.rfind("torch.", 0) == 0 && !is_dtype_path(e.path) && ts::is(r.expr, "attribute")) return e;
     if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::DslKernel ||
                                       facts_.functions[e.index].kind == FunctionKind::TritonJit)) {
       Value k;

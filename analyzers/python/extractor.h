@@ -216,6 +216,8 @@ class Extractor {
   Value eval_call(TSNode node, int scope, int depth);
   Value kernel_element(TSNode container, int scope, int depth);
   Value find_kernel_element(TSNode container, int scope, int depth);
+  std::vector<Binding> element_candidates(TSNode container, int scope) const;
+  std::vector<int> kernel_functions_in(TSNode container, int scope);
   Value returned_kernel(int fi, int depth);
   Value find_returned_kernel(const std::vector<Binding>& returns, int depth);
   bool is_kernel_factory(int fi) const;
@@ -237,6 +239,7 @@ class Extractor {
   bool script_main_test(TSNode cond) const;
   bool pointer_argument(TSNode node, int scope);
   static bool module_container(const std::string& path);
+  static bool callable_carrier(const std::string& path);
   void container_children(TSNode fn, int scope, const Guard& guard, std::vector<std::string>& children);
   bool stored_state(const ReturnFlow& f, TSNode value, int scope);
   std::optional<std::vector<const Binding*>> param_rebinding(const std::string& name, int scope, uint32_t use) const;
