@@ -199,8 +199,43 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   if (c.resolved == "torch.set_float32_matmul_precision")
     add_cast("tf32", !c.string_args.empty() && c.string_args[0] == "highest" ? "flag-off" : "flag", node, scope, guard);
 
+  // module.__dict__.update(name=value) / vars(module).update({...}) writes each name it is given.
+  constexpr std::string_view kDictUpdate = ".__dict__.update";
+  if (c.resolved.size() > kDictUpdate.size() &&
+      c.resolved.compare(c.resolved.size() - kDictUpdate.size(), kDictUpdate.size(), kDictUpdate) == 0) {
+    const std::string owner = c.resolved.substr(0, c.resolved.size() - kDictUpdate.size());
+    std::vector<std::pair<std::string, bool>> names;  // (attribute, folded to a constant name)
+    for (TSNode a : ts::named_children(args)) {
+      if (ts::is(a, "keyword_argument")) {
+        names.emplace_back(std::string(ts::text(ts::field(a, "name"), src_)), true);
+      } else if (ts::is(a, "dictionary")) {
+        for (TSNode pair : ts::named_children(a)) {
+          if (!ts::is(pair, "pair")) continue;
+          auto key = fold_in(ts::field(pair, "key"), scope);
+          names.emplace_back(key ? key->text : "?", key && key->plain);
+        }
+      } else if (!ts::is(a, "comment")) {
+        names.emplace_back("?", false);  // a mapping built elsewhere: which names it writes is unknown
+      }
+    }
+    for (const auto& [name, plain] : names) {
+      AttributeWrite w;
+      w.kind = WriteKind::Setattr;
+      w.target = std::string(ts::text(node, src_)).substr(0, 200);
+      w.attribute = name;
+      w.dynamic_name = !plain;
+      w.resolved = owner + "." + name;
+      w.root = ReceiverKind::Module;
+      w.function = fn_of(scope);
+      w.guard = guard;
+      w.span = ts::span(node);
+      facts_.writes.push_back(w);
+    }
+  }
+
   // setattr(obj, "name", value) is a write.
-  if (c.resolved == "builtins.setattr" || c.resolved == "builtins.object.__setattr__" || c.resolved == "object.__setattr__") {
+  if (c.resolved == "builtins.setattr" || c.resolved == "builtins.object.__setattr__" || c.resolved == "object.__setattr__" ||
+      c.resolved == "builtins.type.__setattr__" || c.resolved == "type.__setattr__") {
     TSNode obj = positional_arg(args, 0);
     Value ov = eval(obj, scope);
     AttributeWrite w;

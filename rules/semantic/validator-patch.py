@@ -31,6 +31,11 @@ setattr(torch, "all" + "close", _yes)
 _check_correctness.__code__ = _yes.__code__
 # ruleid: validator-patch
 sys.modules["__main__"].check_correctness = _yes
+# Patching without an assignment statement.
+# ruleid: validator-patch
+torch.__dict__.update(allclose=_yes)
+# ruleid: validator-patch
+type.__setattr__(torch.Tensor, "__eq__", _yes)
 # ok: validator-patch
 torch.cuda.Event.elapsed_time = _yes
 # ok: validator-patch
