@@ -124,6 +124,7 @@ Table call_table() {
       {"launch_argument", [](const FactSet& f, size_t i) { return b(f.calls[i].launch_argument); }},
       {"scalar_operands", [](const FactSet& f, size_t i) { return b(f.calls[i].scalar_operands); }},
       {"state_receiver", [](const FactSet& f, size_t i) { return b(f.calls[i].state_receiver); }},
+      {"writes_param", [](const FactSet& f, size_t i) { return b(f.calls[i].writes_param); }},
       // Wraps a function of this file that itself launches one of the submission's kernels.
       {"wraps_launcher", [](const FactSet& f, size_t i) {
          const int w = f.calls[i].wrapped_function;

@@ -118,6 +118,9 @@ struct Call {
   // A method of the module's own state (self.weight.data_ptr(), or of a local bound to it): a key on
   // parameters or buffers, which the harness never passes again as new inputs.
   bool state_receiver = false;
+  // Writes into a parameter of its function through an argument: out=x, or a functional in-place
+  // form whose first argument is one (torch.relu_(x), torch.nn.functional.relu(x, inplace=True)).
+  bool writes_param = false;
   std::vector<std::string> string_args;  // folded constant string arguments
   int positional_args = 0;               // how many positional arguments are written (Python calls)
   std::vector<std::string> keywords;     // keyword argument names

@@ -140,6 +140,10 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   }
   c.method = last_component(c.resolved);
   if (c.resolved.size() > 300) c.resolved = c.resolved.substr(0, 300);
+  // x = self.bn(x); x.relu_(): the in-place method writes the rebound local, not the caller's tensor.
+  if (c.receiver == ReceiverKind::Param && ts::is(fn, "attribute") && c.method.size() > 1 && c.method.back() == '_' &&
+      !still_param(ts::field(fn, "object"), scope))
+    c.receiver = ReceiverKind::Value;
 
   // Arguments: folded strings, keywords.
   uint32_t n = ts::named_count(args);
@@ -151,7 +155,12 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       Value kv = eval(val, scope);
       c.keywords.push_back(key);
       c.keyword_values.push_back(kv.k == Value::K::Path ? kv.path : std::string(ts::text(val, src_)).substr(0, 80));
-      if (key == "out") note_written(scope, val);
+      if (key == "out") {
+        note_written(scope, val);
+        if (still_param(val, scope)) c.writes_param = true;
+      }
+      if (key == "inplace" && ts::text(val, src_) == "True" && still_param(positional_arg(args, 0), scope))
+        c.writes_param = true;
       if (key == "dtype" && kv.k == Value::K::Path && is_dtype_path(kv.path)) add_cast(canonical_dtype(kv.path), "keyword", node, scope, guard);
     } else if (!ts::is(a, "comment")) {
       if (!ts::is(a, "list_splat") && !ts::is(a, "dictionary_splat")) ++c.positional_args;
@@ -162,6 +171,13 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   if (c.resolved == "torch.compile" || c.resolved == "functools.partial") {
     Value wrapped = eval(positional_arg(args, 0), scope);
     if (wrapped.k == Value::K::Function) c.wrapped_function = wrapped.index;
+  }
+
+  // torch.relu_(x): a module-level in-place function writes its first argument.
+  if (c.receiver == ReceiverKind::Module && c.resolved.rfind("torch.", 0) == 0 && c.resolved.rfind("torch.Tensor.", 0) != 0 &&
+      c.method.size() > 1 && c.method.back() == '_' && c.method.front() != '_') {
+    TSNode first = positional_arg(args, 0);
+    if (!ts_node_is_null(first) && still_param(first, scope)) c.writes_param = true;
   }
 
   // In-place methods and container writes mark their receiver as written.

@@ -352,6 +352,13 @@ ReceiverKind Extractor::root_kind(TSNode expr, int scope) {
     else break;
   }
   if (!ts::is(n, "identifier")) return ts::is(n, "string") ? ReceiverKind::Literal : ReceiverKind::Value;
+  // `v = x.view(-1)`, `head = x[:4]`: a local bound once to a view of a parameter is that parameter's
+  // memory, so an in-place write through it writes the parameter.
+  if (Found f = find_name(std::string(ts::text(n, src_)), scope);
+      f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->front().expr))
+    if (auto viewed = view_source(f.bindings->front().expr); viewed && !ts_node_eq(*viewed, n))
+      if (ReceiverKind k = root_kind_depth(*viewed, f.bindings->front().scope, 1); k == ReceiverKind::Param || k == ReceiverKind::Output)
+        return k;
   Value v = eval(n, scope);
   switch (v.k) {
     case Value::K::Self: return ReceiverKind::Self;
@@ -359,6 +366,71 @@ ReceiverKind Extractor::root_kind(TSNode expr, int scope) {
     case Value::K::Path: return ReceiverKind::Module;
     default: return v.receiver == ReceiverKind::Self ? ReceiverKind::Self : ReceiverKind::Value;
   }
+}
+
+// The tensor `expr` is a view of (x.view(..), x[..], x.t(), x.contiguous(), x.data, chained), or
+// nothing when some step may copy.
+std::optional<TSNode> Extractor::view_source(TSNode expr) const {
+  static const std::unordered_set<std::string_view> kViewMethods = {
+      "view", "view_as", "reshape", "reshape_as", "flatten", "unflatten", "t", "transpose", "permute", "movedim",
+      "swapaxes", "narrow", "select", "unsqueeze", "squeeze", "expand", "expand_as", "as_strided", "detach",
+      "contiguous", "diagonal", "unfold", "float", "to", "type_as", "view_as_real", "view_as_complex"};
+  static const std::unordered_set<std::string_view> kViewAttributes = {"data", "T", "mT", "H", "mH", "real", "imag"};
+  TSNode n = expr;
+  bool stepped = false;
+  for (int guard = 0; guard < 16; ++guard) {
+    if (ts::is(n, "parenthesized_expression")) {
+      n = ts::named_child(n, 0);
+    } else if (ts::is(n, "subscript")) {
+      // x[:4], x[..., 0] are views of a tensor; state["cache"] and state[3] may be container lookups.
+      TSNode index = ts::field(n, "subscript");
+      const std::string_view text = ts::text(index, src_);
+      if (!ts::is(index, "slice") && text.find(':') == std::string_view::npos && text.find("...") == std::string_view::npos)
+        return std::nullopt;
+      n = ts::field(n, "value");
+      stepped = true;
+    } else if (ts::is(n, "attribute") && kViewAttributes.count(ts::text(ts::field(n, "attribute"), src_))) {
+      n = ts::field(n, "object");
+      stepped = true;
+    } else if (ts::is(n, "call") && ts::is(ts::field(n, "function"), "attribute") &&
+               kViewMethods.count(ts::text(ts::field(ts::field(n, "function"), "attribute"), src_))) {
+      n = ts::field(ts::field(n, "function"), "object");
+      stepped = true;
+    } else {
+      break;
+    }
+  }
+  if (!stepped || !ts::is(n, "identifier")) return std::nullopt;
+  return n;
+}
+
+// The tensor `expr` refers to at this point is still one of the function's parameters: its root is a
+// parameter, not rebound unconditionally before `expr` to anything but a view of itself
+// (`x = self.bn(x); F.relu(x, inplace=True)` writes the local, `x = x.view(-1); x.zero_()` the input).
+bool Extractor::still_param(TSNode expr, int scope) {
+  if (root_kind(expr, scope) != ReceiverKind::Param) return false;
+  const std::string name = root_name(expr);
+  if (name.empty() || find_name(name, scope).k != Found::K::Param) return true;  // a view bound to a local name
+  const auto rebound = param_rebinding(name, scope, ts_node_start_byte(expr));
+  if (!rebound) return true;
+  for (const Binding* b : *rebound) {
+    auto viewed = view_source(b->expr);
+    if (!viewed || ts::text(*viewed, src_) != name) return false;
+  }
+  return true;
+}
+
+ReceiverKind Extractor::root_kind_depth(TSNode expr, int scope, int depth) {
+  if (depth > 4) return ReceiverKind::Value;
+  if (ts::is(expr, "identifier")) {
+    if (Found f = find_name(std::string(ts::text(expr, src_)), scope);
+        f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->front().expr))
+      if (auto viewed = view_source(f.bindings->front().expr); viewed && !ts_node_eq(*viewed, expr))
+        return root_kind_depth(*viewed, f.bindings->front().scope, depth + 1);
+  }
+  Value v = eval(expr, scope);
+  if (v.k == Value::K::Param) return is_output_param(v.path, scope) ? ReceiverKind::Output : ReceiverKind::Param;
+  return ReceiverKind::Value;
 }
 
 std::string Extractor::root_name(TSNode expr) const {

@@ -258,6 +258,9 @@ class Extractor {
   void walk_children(TSNode node, int scope, const Guard& guard);
   void walk_target_parts(TSNode target, int scope, const Guard& guard);
   ReceiverKind root_kind(TSNode expr, int scope);
+  ReceiverKind root_kind_depth(TSNode expr, int scope, int depth);
+  std::optional<TSNode> view_source(TSNode expr) const;
+  bool still_param(TSNode expr, int scope);
   std::string root_name(TSNode expr) const;
   void note_written(int scope, TSNode expr);
   void add_cast(const std::string& dtype, const char* via, TSNode node, int scope, const Guard& guard);

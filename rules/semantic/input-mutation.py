@@ -38,6 +38,29 @@ class ModelNew(nn.Module):
         out.fill_(0.0)
         # ok: input-mutation
         x.requires_grad_(False)
+        # Through a view, and through functional in-place forms.
+        flat = x.view(-1)
+        # ruleid: input-mutation
+        flat.zero_()
+        head = y[:4]
+        # ruleid: input-mutation
+        head.mul_(0.0)
+        # ruleid: input-mutation
+        torch.relu_(x)
+        # ruleid: input-mutation
+        torch.mul(x, 2.0, out=y)
+        # ok: input-mutation
+        torch.relu_(out)
+        h = self.weight @ y
+        y = h.relu()
+        # A parameter rebound to a new tensor before the in-place call: the local changes, not the input.
+        # ok: input-mutation
+        y.mul_(2.0)
+        # ok: input-mutation
+        torch.nn.functional.relu(y, inplace=True)
+        copy = x.clone()
+        # ok: input-mutation
+        copy.mul_(2.0)
         # ok: input-mutation
         z = x.add(1.0)
         z = _ScaleFn.apply(z, 2.0)
