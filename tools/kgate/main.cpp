@@ -270,6 +270,16 @@ kgate::Status write_audit_report(const std::vector<nlohmann::json>& records, con
   return kgate::audit::write_file_atomically(report, kgate::audit::render_html_report(records, catalogue, title));
 }
 
+// How many audit records are rejected, and how many unjudged.
+std::pair<size_t, size_t> rejected_and_unjudged(const std::vector<nlohmann::json>& records) {
+  size_t rejected = 0, unjudged = 0;
+  for (const auto& record : records) {
+    rejected += record.value("verdict", "") == "reject" ? 1 : 0;
+    unjudged += record.value("verdict", "") == "unjudged" ? 1 : 0;
+  }
+  return {rejected, unjudged};
+}
+
 struct AuditMergeCommand {
   std::vector<std::string> inputs;
   std::string out;
@@ -293,11 +303,7 @@ int run_audit_merge(const AuditMergeCommand& command) {
     std::cerr << "kgate: error: " << written.message() << "\n";
     return kExitUsage;
   }
-  size_t rejected = 0, unjudged = 0;
-  for (const auto& record : merged->records) {
-    rejected += record.value("verdict", "") == "reject" ? 1 : 0;
-    unjudged += record.value("verdict", "") == "unjudged" ? 1 : 0;
-  }
+  const auto [rejected, unjudged] = rejected_and_unjudged(merged->records);
   std::cout << "audit merge: " << merged->records.size() << " files from " << merged->inputs << " logs";
   if (merged->duplicates) std::cout << " (" << merged->duplicates << " identical duplicate record(s) kept once)";
   if (merged->torn_dropped) std::cout << " (" << merged->torn_dropped << " torn last line(s) dropped)";
@@ -364,11 +370,7 @@ int run_audit(const AuditCommand& command) {
     std::cerr << "kgate: error: " << written.message() << "\n";
     return kExitUsage;
   }
-  size_t rejected = 0, unjudged = 0;
-  for (const auto& record : outcome->records) {
-    rejected += record.value("verdict", "") == "reject" ? 1 : 0;
-    unjudged += record.value("verdict", "") == "unjudged" ? 1 : 0;
-  }
+  const auto [rejected, unjudged] = rejected_and_unjudged(outcome->records);
   std::cout << "audit: " << outcome->records.size() << " files (" << outcome->analysed << " analysed, " << outcome->reused
             << " already done";
   if (outcome->torn_dropped) std::cout << ", a torn last line dropped";
