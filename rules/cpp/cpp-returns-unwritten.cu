@@ -24,3 +24,21 @@ torch::Tensor written(torch::Tensor x) {
   // ok: cpp-returns-unwritten
   return out;
 }
+
+// A descriptor that carries the output's memory (ThunderKittens' global layouts, a params struct).
+struct Layout {
+  float* data;
+  int64_t n;
+};
+
+__global__ void fill_layout(Layout out) {
+  if (threadIdx.x < out.n) out.data[threadIdx.x] = 1.f;
+}
+
+torch::Tensor through_descriptor(torch::Tensor x) {
+  auto out = torch::empty_like(x);
+  Layout layout{out.data_ptr<float>(), out.numel()};
+  fill_layout<<<1, 256>>>(layout);
+  // ok: cpp-returns-unwritten
+  return out;
+}

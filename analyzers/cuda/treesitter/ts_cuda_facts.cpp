@@ -91,6 +91,7 @@ class TsCollector {
   std::map<std::string, std::string> var_types_;
   std::map<std::string, std::vector<std::string>> var_origins_;
   std::set<std::string> written_vars_;
+  std::map<std::string, std::set<std::string>> carried_;  // descriptor variable -> variables its initialiser names
   std::vector<std::pair<TSNode, std::string>> returns_;
   std::set<uint64_t> skip_;  // macro invocations already folded into the call they name
 
@@ -366,8 +367,10 @@ class TsCollector {
     auto saved_types = std::move(var_types_);
     auto saved_origins = std::move(var_origins_);
     auto saved_written = std::move(written_vars_);
+    auto saved_carried = std::move(carried_);
     auto saved_returns = std::move(returns_);
     var_types_ = types;
+    carried_.clear();
     var_origins_.clear();
     written_vars_.clear();
     returns_.clear();
@@ -382,6 +385,7 @@ class TsCollector {
     var_types_ = std::move(saved_types);
     var_origins_ = std::move(saved_origins);
     written_vars_ = std::move(saved_written);
+    carried_ = std::move(saved_carried);
     returns_ = std::move(saved_returns);
     (void)g;
   }
@@ -497,6 +501,12 @@ class TsCollector {
       if (is(d, "init_declarator")) {
         TSNode value = field(d, "value");
         note_origin(var, value);
+        // `tile_gl c{(bf16*)C.data_ptr(), ...}`: a descriptor that carries another variable's memory.
+        if (!ts_node_is_null(value)) {
+          const std::string text = str(value);
+          for (const auto& [other, other_type] : var_types_)
+            if (other != var && mentions(text, other)) carried_[var].insert(other);
+        }
       }
       bool global = current() < 0 || is_static;
       bool is_const = str(n).find("const") != std::string::npos && str(n).find("const") < str(n).find(var);
@@ -711,9 +721,18 @@ class TsCollector {
     }
     std::string a = str(args);
     for (const auto& [v, t] : var_types_)
-      if (mentions(a, v)) written_vars_.insert(v);
+      if (mentions(a, v)) mark_written_carried(v, 0);
     finish_launch(l, n, g);
     for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) walk(ts_node_named_child(args, i), g, 0);
+  }
+
+  // A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'
+  // global layouts, a params struct built from data_ptr()s), a few levels deep.
+  void mark_written_carried(const std::string& var, int depth) {
+    written_vars_.insert(var);
+    if (depth > 3) return;
+    if (auto it = carried_.find(var); it != carried_.end())
+      for (const auto& inner : it->second) mark_written_carried(inner, depth + 1);
   }
 
   void api_launch(TSNode n, const LaunchApi& api, const std::vector<TSNode>& args, const Guard& g) {
