@@ -539,9 +539,7 @@ std::vector<int> Extractor::kernel_functions_in(TSNode container, int scope) {
   std::vector<int> out;
   for (const Binding& c : element_candidates(container, scope)) {
     Value e = eval(c.expr, c.scope, 1);
-    if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::TritonJit ||
-                                      facts_.functions[e.index].kind == FunctionKind::DslKernel))
-      out.push_back(e.index);
+    if (kernel_function(e)) out.push_back(e.index);
   }
   return out;
 }
@@ -556,10 +554,7 @@ Value Extractor::find_kernel_element(TSNode container, int scope, int depth) {
     Value e = eval(c.expr, c.scope, depth + 1);
     if (e.k == Value::K::Path && e.path.rfind("torch.", 0) == 0 && !is_dtype_path(e.path)) return e;
     if (kernel.k != Value::K::Unknown) continue;
-    if (e.k == Value::K::Kernel) kernel = e;
-    if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::TritonJit ||
-                                      facts_.functions[e.index].kind == FunctionKind::DslKernel))
-      kernel = e;
+    if (e.k == Value::K::Kernel || kernel_function(e)) kernel = e;
   }
   return kernel;
 }
@@ -584,8 +579,7 @@ Value Extractor::find_returned_kernel(const std::vector<Binding>& returns, int d
     if (e.k == Value::K::Kernel) return e;
     // A library function handed back (`return torch.matmul`): calling the result calls it.
     if (e.k == Value::K::Path && e.path.rfind("torch.", 0) == 0 && !is_dtype_path(e.path) && ts::is(r.expr, "attribute")) return e;
-    if (e.k == Value::K::Function && (facts_.functions[e.index].kind == FunctionKind::DslKernel ||
-                                      facts_.functions[e.index].kind == FunctionKind::TritonJit)) {
+    if (kernel_function(e)) {
       Value k;
       k.k = Value::K::Kernel;
       k.index = e.index;

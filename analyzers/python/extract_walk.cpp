@@ -354,11 +354,7 @@ ReceiverKind Extractor::root_kind(TSNode expr, int scope) {
   if (!ts::is(n, "identifier")) return ts::is(n, "string") ? ReceiverKind::Literal : ReceiverKind::Value;
   // `v = x.view(-1)`, `head = x[:4]`: a local bound once to a view of a parameter is that parameter's
   // memory, so an in-place write through it writes the parameter.
-  if (Found f = find_name(std::string(ts::text(n, src_)), scope);
-      f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->front().expr))
-    if (auto viewed = view_source(f.bindings->front().expr); viewed && !ts_node_eq(*viewed, n))
-      if (ReceiverKind k = root_kind_depth(*viewed, f.bindings->front().scope, 1); k == ReceiverKind::Param || k == ReceiverKind::Output)
-        return k;
+  if (ReceiverKind k = root_kind_depth(n, scope, 0); k == ReceiverKind::Param || k == ReceiverKind::Output) return k;
   Value v = eval(n, scope);
   switch (v.k) {
     case Value::K::Self: return ReceiverKind::Self;

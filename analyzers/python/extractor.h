@@ -218,6 +218,11 @@ class Extractor {
   Value find_kernel_element(TSNode container, int scope, int depth);
   std::vector<Binding> element_candidates(TSNode container, int scope) const;
   std::vector<int> kernel_functions_in(TSNode container, int scope);
+  // A function of this file that is a kernel (@triton.jit, a DSL kernel).
+  bool kernel_function(const Value& v) const {
+    return v.k == Value::K::Function && (facts_.functions[v.index].kind == FunctionKind::TritonJit ||
+                                         facts_.functions[v.index].kind == FunctionKind::DslKernel);
+  }
   Value returned_kernel(int fi, int depth);
   Value find_returned_kernel(const std::vector<Binding>& returns, int depth);
   bool is_kernel_factory(int fi) const;
