@@ -1,8 +1,8 @@
 # Builds tree-sitter core and the python, cpp and cuda grammars from the pinned PyPI sources that
-# tools/setup.sh unpacked under KGATE_DEPS_DIR (see third_party/pins.txt).
+# cmake/Pins.cmake unpacked under KGATE_DEPS_DIR (see third_party/pins.txt).
 set(_ts_core "${KGATE_DEPS_DIR}/tree-sitter/tree_sitter/core/lib")
 if(NOT EXISTS "${_ts_core}/src/lib.c")
-  message(FATAL_ERROR "tree-sitter sources not found in ${KGATE_DEPS_DIR}: run tools/setup.sh first")
+  message(FATAL_ERROR "tree-sitter sources not found in ${KGATE_DEPS_DIR}: cmake/Pins.cmake should have unpacked them")
 endif()
 
 add_library(ts_core STATIC "${_ts_core}/src/lib.c")

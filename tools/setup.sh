@@ -34,37 +34,16 @@ if ! cmp -s tools/requirements.txt .venv/.requirements 2>/dev/null; then
   cp tools/requirements.txt .venv/.requirements
 fi
 
-# --- Pinned tree-sitter sources from PyPI, checked by sha256 ---
-mkdir -p .deps/downloads
-while read -r dest_name name version sha subdir; do
-  case "$dest_name" in ''|'#'*) continue ;; esac
-  dest=".deps/$dest_name"
-  stamp="$dest/.kgate-$version-$sha"
-  [ -f "$stamp" ] && continue
-  archive=".deps/downloads/${name//-/_}-$version.tar.gz"
-  if [ ! -f "$archive" ] || ! echo "$sha  $archive" | sha256sum -c --status; then
-    tmp="$(mktemp -d)"
-    .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps --no-binary=:all: \
-      --no-build-isolation -d "$tmp" "$name==$version" 2>/dev/null \
-      || .venv/bin/python -m pip download -q --disable-pip-version-check --no-deps --no-binary=:all: -d "$tmp" "$name==$version"
-    mv "$tmp"/*.tar.gz "$archive"
-    rm -rf "$tmp"
-  fi
-  if ! echo "$sha  $archive" | sha256sum -c --status; then
-    echo "setup: sha256 mismatch for $archive (expected $sha)" >&2
-    exit 1
-  fi
-  rm -rf "$dest" && mkdir -p "$dest"
-  tar -xzf "$archive" -C "$dest" --strip-components=1
-  [ -d "$dest/$subdir" ] || { echo "setup: $archive has no $subdir" >&2; exit 1; }
-  if [ "$dest_name" = tree-sitter-abi14 ]; then
-    # Lay the ABI-14 grammar headers (parser.h, array.h, alloc.h, ts_assert.h) out where the grammars include it from.
-    mkdir -p "$dest/include/tree_sitter"
-    for h in parser.h array.h alloc.h ts_assert.h; do cp "$dest/$subdir/$h" "$dest/include/tree_sitter/$h"; done
-  fi
-  touch "$stamp"
-  echo "setup: $name $version ready in $dest/$subdir"
-done < third_party/pins.txt
+# --- The build backend of `pip install .` (pinned in pyproject.toml), kept as wheels for the offline
+# install test (tests/install) ---
+backend="$(sed -n 's/^requires = \["\(scikit-build-core==[0-9.]*\)"\]$/\1/p' pyproject.toml)"
+[ -n "$backend" ] || { echo "setup: no scikit-build-core pin in pyproject.toml" >&2; exit 1; }
+if ! ls .deps/wheels/scikit_build_core-"${backend#*==}"-*.whl >/dev/null 2>&1; then
+  .venv/bin/python -m pip download -q --disable-pip-version-check -d .deps/wheels "$backend"
+fi
+
+# The pinned tree-sitter sources (third_party/pins.txt) are downloaded, checked and unpacked by CMake's
+# configure step below (cmake/Pins.cmake).
 
 [ "${1:-}" = "--no-build" ] && exit 0
 

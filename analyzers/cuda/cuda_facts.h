@@ -28,7 +28,7 @@ struct CudaOptions {
   // analysed has an entry, Clang parses with that entry's flags (nvcc flags rewritten) and the real
   // headers instead of the shims. Embedded sources always use the shims.
   std::string compile_commands;
-  // Shim headers; empty: the directory compiled in (KGATE_SOURCE_DIR/analyzers/cuda/shims).
+  // Shim headers; empty: default_shim_dir() (analyzers/core/data_dir.h).
   std::string shim_dir;
   // Build and reuse a precompiled header of the shims (in cache_dir, or the system temp dir).
   bool use_pch = true;

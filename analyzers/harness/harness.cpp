@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "analyzers/core/data_dir.h"
 #include "analyzers/core/glob.h"
 #include "analyzers/core/json_schema.h"
 #include "analyzers/core/yaml_json.h"
@@ -122,9 +123,7 @@ const HarnessProfile* HarnessChoice::naming_reference(std::string_view file_name
 
 const HarnessSet& default_harnesses() {
   static const HarnessSet set = [] {
-    const char* env = std::getenv("KGATE_RULES_DIR");
-    const std::filesystem::path rules = env && *env ? std::filesystem::path(env) : std::filesystem::path(KGATE_SOURCE_DIR) / "rules";
-    auto loaded = load_harnesses(rules / "harnesses");
+    auto loaded = load_harnesses(default_rules_dir() / "harnesses");
     return loaded ? std::move(*loaded) : HarnessSet{};
   }();
   return set;

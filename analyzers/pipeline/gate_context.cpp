@@ -12,25 +12,12 @@ namespace kgate {
 
 namespace fs = std::filesystem;
 
-fs::path default_rules_dir(bool beside_executable) {
-  if (const char* env = std::getenv("KGATE_RULES_DIR"); env && *env) return env;
-  if (beside_executable) {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-      const fs::path installed = exe.parent_path().parent_path() / "rules";
-      if (fs::is_directory(installed, ec)) return installed;
-    }
-  }
-  return fs::path(KGATE_SOURCE_DIR) / "rules";
-}
-
 Result<HarnessSet> load_harness_profiles(const fs::path& rules_dir) {
   // A rules directory of one's own (tests, a team's extra rules) without harness profiles uses the
   // shipped ones; one that has the folder must have valid profiles in it.
   std::error_code ec;
   const fs::path own = rules_dir / "harnesses";
-  const fs::path dir = fs::is_directory(own, ec) ? own : default_rules_dir(/*beside_executable=*/true) / "harnesses";
+  const fs::path dir = fs::is_directory(own, ec) ? own : default_rules_dir() / "harnesses";
   auto set = load_harnesses(dir);
   if (!set) return Error{"harness profiles: " + set.error()};
   return set;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analyzers/core/config.h"
+#include "analyzers/core/data_dir.h"
 #include "analyzers/core/status.h"
 #include "analyzers/harness/harness.h"
 #include "analyzers/pipeline/contract.h"
@@ -35,10 +36,6 @@ struct GateOptions {
   std::string cpp_engine = "auto";
   std::string compile_commands;
 };
-
-// KGATE_RULES_DIR, else <exe>/../rules when `beside_executable` (an install tree), else the rules of
-// the source tree this was built from.
-std::filesystem::path default_rules_dir(bool beside_executable);
 
 // Loads `rules_dir`/harnesses, or the shipped profiles when that folder does not exist; an error
 // names the directory and the problem.

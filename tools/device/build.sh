@@ -14,23 +14,12 @@ sysroot=/tmp/sysroot
 deps=/tmp/kgate-deps
 mkdir -p "$sysroot" "$deps"
 for deb in "$prep"/debs/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
-# The same unpacking as tools/setup.sh, from the carried archives (checked by sha256).
-while read -r dest_name name version sha subdir; do
-  case "$dest_name" in ''|'#'*) continue ;; esac
-  archive="$prep/sdists/${name//-/_}-$version.tar.gz"
-  echo "$sha  $archive" | sha256sum -c --status || { echo "build.sh: sha256 mismatch for $archive" >&2; exit 2; }
-  rm -rf "$deps/$dest_name" && mkdir -p "$deps/$dest_name"
-  tar -xzf "$archive" -C "$deps/$dest_name" --strip-components=1
-  if [ "$dest_name" = tree-sitter-abi14 ]; then
-    mkdir -p "$deps/$dest_name/include/tree_sitter"
-    for h in parser.h array.h alloc.h ts_assert.h; do cp "$deps/$dest_name/$subdir/$h" "$deps/$dest_name/include/tree_sitter/$h"; done
-  fi
-done < "$prep/pins.txt"
+# The carried sdists are checked and unpacked by CMake's configure (cmake/Pins.cmake), never downloaded.
 python="${KGATE_PYTHON:-$(command -v python3)}"
 multiarch=x86_64-linux-gnu
 export LD_LIBRARY_PATH="$sysroot/usr/lib/$multiarch${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKGATE_WITH_CLANG=OFF -DKGATE_WERROR=ON -DKGATE_LTO=OFF \
-  -DKGATE_BUILD_BENCH=OFF -DKGATE_PYTHON="$python" -DKGATE_DEPS_DIR="$deps" -DCMAKE_PREFIX_PATH="$sysroot/usr" \
+  -DKGATE_BUILD_BENCH=OFF -DKGATE_PYTHON="$python" -DKGATE_DEPS_DIR="$deps" -DKGATE_SDIST_DIR="$prep/sdists" -DKGATE_FETCH_PINS=OFF -DCMAKE_PREFIX_PATH="$sysroot/usr" \
   -DCMAKE_INCLUDE_PATH="$sysroot/usr/include" -DCMAKE_LIBRARY_PATH="$sysroot/usr/lib/$multiarch" \
   -DCMAKE_CXX_FLAGS="-isystem $sysroot/usr/include" > "$build.configure.log" 2>&1 \
   || { tail -40 "$build.configure.log"; exit 2; }

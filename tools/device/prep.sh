@@ -14,5 +14,4 @@ packages=(
 )
 (cd "$out/debs" && apt-get download "${packages[@]}" >/dev/null)
 cp "$root"/.deps/downloads/*.tar.gz "$out/sdists/"
-cp "$root/third_party/pins.txt" "$out/pins.txt"
 du -sh "$out"

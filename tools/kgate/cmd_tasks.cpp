@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzers/core/data_dir.h"
 #include "runtime/input_contract.h"
 #include "runtime/tasklint.h"
 #include "tools/kgate/runtime_commands.h"
@@ -26,12 +27,8 @@ struct TasksLintOptions {
   std::uint64_t seed = 0;
 };
 
-// KGATE_RULES_DIR, else the source tree's rules/ (as `kgate check`); tasks/ is its sibling.
-fs::path rules_dir(const TasksLintOptions& o) {
-  if (!o.rules_dir.empty()) return o.rules_dir;
-  if (const char* env = std::getenv("KGATE_RULES_DIR"); env && *env) return env;
-  return fs::path(KGATE_SOURCE_DIR) / "rules";
-}
+// --rules-dir, else the default rules (as `kgate check`); tasks/ is its sibling.
+fs::path rules_dir(const TasksLintOptions& o) { return o.rules_dir.empty() ? kgate::default_rules_dir() : fs::path(o.rules_dir); }
 
 nlohmann::json to_json(const std::vector<runtime::TaskLint>& lints) {
   nlohmann::json tasks = nlohmann::json::array();

@@ -78,7 +78,6 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
-fs::path default_rules_dir() { return kgate::default_rules_dir(/*beside_executable=*/true); }
 
 // Loads rules, printing every problem; nullopt means the rules directory is unusable.
 std::optional<kgate::RuleSet> load_rules_or_report(const fs::path& dir) {
@@ -176,11 +175,13 @@ kgate::Result<std::vector<kgate::BatchItem>> collect_items(const CheckOptions& o
 }
 
 // `check --dump-config [PATH...]`: the effective configuration of the first PATH, then, for every
-// file under the PATHs, the harness profile that applied to it and its verdict.
-int dump_config(const CheckOptions& options, kgate::GateContext& cache) {
+// file under the PATHs, the harness profile that applied to it and its verdict. A first comment names
+// the rules directory in use (an installed kgate's, the source tree's, or --rules-dir).
+int dump_config(const CheckOptions& options, kgate::GateContext& cache, const fs::path& rules_dir) {
   const std::string first = options.paths.empty() ? "." : options.paths.front();
   auto config = cache.config_for(first);
   if (!config) return usage_error(config.error());
+  std::cout << "# rules: " << rules_dir.string() << "\n";
   std::cout << kgate::dump_config(**config, cache.policy_name(**config, first), cache.harness_name(**config));
   if (options.paths.empty()) return kExitClean;
   auto items = collect_items(options, cache);
@@ -196,7 +197,7 @@ int dump_config(const CheckOptions& options, kgate::GateContext& cache) {
 }
 
 int run_check(const CheckOptions& options) {
-  const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
+  const fs::path rules_dir = options.rules_dir.empty() ? kgate::default_rules_dir() : fs::path(options.rules_dir);
   auto gate = load_gate(rules_dir);
   if (!gate) return kExitUsage;
   for (const auto& id : options.only)
@@ -204,7 +205,7 @@ int run_check(const CheckOptions& options) {
   auto made = kgate::GateContext::make(gate_options(options), gate->rules, gate->harnesses, rules_dir);
   if (!made) return usage_error(made.error());
   kgate::GateContext& cache = *made;
-  if (options.dump_config) return dump_config(options, cache);
+  if (options.dump_config) return dump_config(options, cache, rules_dir);
   if (options.paths.empty()) return usage_error("check: no PATH given");
   auto items = collect_items(options, cache);
   if (!items) return usage_error(items.error());
@@ -288,7 +289,7 @@ struct AuditMergeCommand {
 
 // `kgate audit merge OUT1 OUT2 ... --out OUT`: the shards' logs as one log and one report.
 int run_audit_merge(const AuditMergeCommand& command) {
-  const fs::path rules_dir = command.rules_dir.empty() ? default_rules_dir() : fs::path(command.rules_dir);
+  const fs::path rules_dir = command.rules_dir.empty() ? kgate::default_rules_dir() : fs::path(command.rules_dir);
   auto gate = load_gate(rules_dir);
   if (!gate) return kExitUsage;
   std::vector<fs::path> inputs(command.inputs.begin(), command.inputs.end());
@@ -323,7 +324,7 @@ int run_audit(const AuditCommand& command) {
     if (!parsed) return usage_error(parsed.error());
     shard = *parsed;
   }
-  const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
+  const fs::path rules_dir = options.rules_dir.empty() ? kgate::default_rules_dir() : fs::path(options.rules_dir);
   auto gate = load_gate(rules_dir);
   if (!gate) return kExitUsage;
   const kgate::RuleSet* rules = &gate->rules;
@@ -397,7 +398,7 @@ int run_audit(const AuditCommand& command) {
 }
 
 int run_rules(const std::string& rules_dir_option, bool validate, const std::string& format) {
-  const fs::path rules_dir = rules_dir_option.empty() ? default_rules_dir() : fs::path(rules_dir_option);
+  const fs::path rules_dir = rules_dir_option.empty() ? kgate::default_rules_dir() : fs::path(rules_dir_option);
   kgate::RuleLoad load = kgate::load_rules(rules_dir);
   std::vector<std::string> problems;
   for (const auto& p : load.problems) problems.push_back(p.message);
@@ -450,7 +451,7 @@ int run_facts(const CheckOptions& options) {
   const std::string& path = options.paths.front();
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return usage_error("facts: not a file: " + path);
-  const fs::path rules_dir = options.rules_dir.empty() ? default_rules_dir() : fs::path(options.rules_dir);
+  const fs::path rules_dir = options.rules_dir.empty() ? kgate::default_rules_dir() : fs::path(options.rules_dir);
   auto gate = load_gate(rules_dir);
   if (!gate) return kExitUsage;
   auto made = kgate::GateContext::make(gate_options(options), gate->rules, gate->harnesses, rules_dir);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pre-commit hook (`id: kgate` in .pre-commit-hooks.yaml): runs `kgate check` on the staged files.
+# The prebuilt-kgate pre-commit hook (`id: kgate-system` in .pre-commit-hooks.yaml): runs `kgate check` on the staged files.
 # pre-commit clones this repository at the `rev:` a user pins and runs this script from that clone
 # (`language: script`). The hook does not build kgate (a C++20 build with tree-sitter and Clang takes
 # minutes and needs the Debian packages of tools/setup.sh); it uses a kgate that is already built:

@@ -8,11 +8,6 @@
 
 namespace kgate {
 
-std::filesystem::path Gate::default_rules_dir() {
-  if (const char* env = std::getenv("KGATE_RULES_DIR"); env && *env) return env;
-  return std::filesystem::path(KGATE_SOURCE_DIR) / "rules";
-}
-
 Result<std::unique_ptr<Gate>> Gate::load(const std::filesystem::path& rules_dir) {
   RuleLoad load = load_rules(rules_dir);
   if (!load.problems.empty()) {

@@ -27,9 +27,6 @@ struct CheckRequest {
 
 class Gate {
  public:
-  // KGATE_RULES_DIR, else the rules of the source tree this was built from (the CLI's default too,
-  // minus its install-tree lookup beside the executable, which an imported module does not have).
-  static std::filesystem::path default_rules_dir();
   // Loads and validates every rule; the first problems become the error message.
   static Result<std::unique_ptr<Gate>> load(const std::filesystem::path& rules_dir);
 

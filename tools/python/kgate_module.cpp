@@ -18,6 +18,7 @@
 
 #include "analyzers/cuda/cuda_facts.h"
 #include "analyzers/ingest/ingest.h"
+#include "analyzers/core/data_dir.h"
 #include "tools/python/gate.h"
 
 #ifdef KGATE_HAVE_CLANG
@@ -52,7 +53,7 @@ std::string repr(const PyResult& r) {
 }
 
 std::shared_ptr<kgate::Gate> load_gate(const std::optional<std::string>& rules_dir) {
-  auto loaded = kgate::Gate::load(rules_dir ? std::filesystem::path(*rules_dir) : kgate::Gate::default_rules_dir());
+  auto loaded = kgate::Gate::load(rules_dir ? std::filesystem::path(*rules_dir) : kgate::default_rules_dir());
   if (!loaded) throw py::value_error(loaded.error());
   return std::shared_ptr<kgate::Gate>(std::move(*loaded));
 }
@@ -88,6 +89,11 @@ PyResult run_check(const kgate::Gate& gate, std::string source, std::string path
 PYBIND11_MODULE(kgate, m) {
   m.doc() = "KernelGate's static gate in process: kgate.check(source, path='x.py', task=None, policy=None) -> Result";
   m.attr("__version__") = KGATE_VERSION;
+  // An installed module finds its rules and shims under Python's install prefixes (the process is
+  // python): sys.prefix for a virtualenv or system install, site.USER_BASE for `pip install --user`.
+  kgate::add_install_prefix(py::module_::import("sys").attr("prefix").cast<std::string>());
+  if (const py::object user_base = py::module_::import("site").attr("USER_BASE"); !user_base.is_none())
+    kgate::add_install_prefix(user_base.cast<std::string>());
 #ifdef KGATE_HAVE_CLANG
   kgate::cuda::clang_init();
 #endif
@@ -142,7 +148,7 @@ PYBIND11_MODULE(kgate, m) {
         const auto gate = default_gate();
         return run_check(*gate, std::move(source), std::move(path), task, policy, std::move(cpp_engine));
       },
-      "Check one submission's source text with the default rules (KGATE_RULES_DIR or the source tree's rules/).",
+      "Check one submission's source text with the default rules (KGATE_RULES_DIR, else the installed rules under sys.prefix, else the source tree's rules/).",
       py::arg("source"), py::arg("path") = "x.py", py::arg("task") = py::none(), py::arg("policy") = py::none(),
       py::arg("cpp_engine") = "auto");
 }

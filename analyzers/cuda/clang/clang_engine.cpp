@@ -39,6 +39,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include "analyzers/core/budget.h"
+#include "analyzers/core/data_dir.h"
 #include "analyzers/cuda/clang/clang_collector.h"
 #include "analyzers/cuda/cuda_facts.h"
 
@@ -210,7 +211,7 @@ class WritePchAction : public clang::GeneratePCHAction {
 
 // ---- invocations ----
 
-std::string shim_dir_of(const CudaOptions& o) { return o.shim_dir.empty() ? std::string(KGATE_SHIM_DIR) : o.shim_dir; }
+std::string shim_dir_of(const CudaOptions& o) { return o.shim_dir.empty() ? kgate::default_shim_dir().string() : o.shim_dir; }
 
 std::vector<std::string> shim_args(const std::string& shims) {
   return {"clang++",
