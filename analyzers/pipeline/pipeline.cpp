@@ -5,8 +5,12 @@
 #include <cctype>
 #include <exception>
 #include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzers/core/budget.h"
@@ -124,6 +128,35 @@ void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::
   }
 }
 
+// The PYBIND11_MODULE names of a directory's first 64 C++ files, sorted by file name. Memoised per
+// directory and its modification time (which changes when files come or go): a batch judges many
+// Python files of one folder, and each would otherwise read the folder's C++ files again.
+template <typename NameOf>
+std::shared_ptr<const std::vector<python::SiblingModule>> directory_modules(const std::filesystem::path& dir,
+                                                                            const ingest::Limits& limits, const NameOf& module_name) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, std::filesystem::file_time_type>, std::shared_ptr<const std::vector<python::SiblingModule>>> memo;
+  std::error_code ec;
+  const auto key = std::make_pair(dir.string(), std::filesystem::last_write_time(dir, ec));
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  auto modules = std::make_shared<std::vector<python::SiblingModule>>();
+  size_t read = 0;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end && read < 64; it.increment(ec)) {
+    const std::string suffix = it->path().extension().string();
+    if (suffix != ".cu" && suffix != ".cpp" && suffix != ".cc" && suffix != ".cxx") continue;
+    if (!it->is_regular_file(ec) || it->file_size(ec) > limits.max_file_bytes) continue;
+    ++read;
+    if (auto text = read_file_text(it->path()))
+      if (std::string module = module_name(*text); !module.empty()) modules->push_back({module, it->path().filename().string()});
+  }
+  std::sort(modules->begin(), modules->end(), [](const auto& a, const auto& b) { return a.file < b.file; });
+  std::lock_guard<std::mutex> lock(mutex);
+  return memo.emplace(key, std::move(modules)).first->second;
+}
+
 // The compiled modules that C++ files beside a Python submission define (PYBIND11_MODULE(name, m)),
 // a bundle's sidecars standing in for files of the same name. A harness that builds the submission's
 // directory (KernelBench's ThunderKittens backend) makes them importable as `import name`. A
@@ -150,20 +183,9 @@ std::vector<python::SiblingModule> sibling_modules(const std::string& path, cons
   for (const auto& [name, text] : sidecars)
     if (std::string module = module_name(text); !module.empty()) found.push_back({module, name});
   std::error_code ec;
-  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   if (!std::filesystem::is_regular_file(path, ec)) return found;
-  std::vector<python::SiblingModule> modules;
-  size_t read = 0;
-  for (std::filesystem::directory_iterator it(dir.empty() ? "." : dir, ec), end; !ec && it != end && read < 64; it.increment(ec)) {
-    const std::string suffix = it->path().extension().string();
-    if (suffix != ".cu" && suffix != ".cpp" && suffix != ".cc" && suffix != ".cxx") continue;
-    if (!it->is_regular_file(ec) || it->file_size(ec) > limits.max_file_bytes) continue;
-    ++read;
-    if (auto text = read_file_text(it->path()))
-      if (std::string module = module_name(*text); !module.empty()) modules.push_back({module, it->path().filename().string()});
-  }
-  std::sort(modules.begin(), modules.end(), [](const auto& a, const auto& b) { return a.file < b.file; });
-  for (const auto& m : modules)
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  for (const auto& m : *directory_modules(dir.empty() ? "." : dir, limits, module_name))
     if (std::none_of(found.begin(), found.end(), [&](const auto& f) { return f.file == m.file; })) found.push_back(m);
   return found;
 }
