@@ -188,7 +188,7 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
 
   // The norm term: relative to the output's own norm, so an output below atol everywhere (which the
   // elementwise term accepts) still has to be right in aggregate (M4). Its absolute floor is atol scaled
-  // by norm_rtol / rtol, see docs/notes/num.md for why the manifest's atol * sqrt(numel) is not used.
+  // by norm_rtol / rtol, see docs/notes/runtime-numerics.md for why the manifest's atol * sqrt(numel) is not used.
   const double err_norm = std::sqrt(err_sq);
   const double ref_norm = std::sqrt(ref_sq);
   const double norm_atol = tol.rtol > 0.0 ? tol.atol * (tol.norm_rtol / tol.rtol) : tol.atol;
