@@ -205,13 +205,14 @@ namespace {
 const std::map<std::string, std::map<std::string, double>>& datasheet_table() {
   static const std::map<std::string, std::map<std::string, double>> table = [] {
     const auto hopper = [](double bandwidth, double fp32, double tf32, double half, double eight) {
-      return std::map<std::string, double>{{"d2d_bandwidth", bandwidth}, {"fp32_fma", fp32},   {"matmul_tf32", tf32},
+      return std::map<std::string, double>{{"d2d_bandwidth", bandwidth}, {"fp32_fma", fp32},    {"matmul_tf32", tf32},
                                            {"matmul_bf16", half},        {"matmul_fp16", half}, {"matmul_fp8", eight},
                                            {"matmul_int8", eight}};
     };
     const auto ampere = [](double bandwidth) {
-      return std::map<std::string, double>{{"d2d_bandwidth", bandwidth}, {"fp32_fma", 19.5e12}, {"matmul_tf32", 156e12},
-                                           {"matmul_bf16", 312e12},      {"matmul_fp16", 312e12}, {"matmul_int8", 624e12}};
+      return std::map<std::string, double>{{"d2d_bandwidth", bandwidth}, {"fp32_fma", 19.5e12},
+                                           {"matmul_tf32", 156e12},      {"matmul_bf16", 312e12},
+                                           {"matmul_fp16", 312e12},      {"matmul_int8", 624e12}};
     };
     return std::map<std::string, std::map<std::string, double>>{
         {"NVIDIA H100 80GB HBM3", hopper(3.35e12, 66.9e12, 494.7e12, 989.4e12, 1978.9e12)},
@@ -223,8 +224,14 @@ const std::map<std::string, std::map<std::string, double>>& datasheet_table() {
         {"NVIDIA A100-SXM4-40GB", ampere(1.555e12)},
         {"NVIDIA A100 80GB PCIe", ampere(1.935e12)},
         {"NVIDIA A100-PCIE-40GB", ampere(1.555e12)},
-        {"NVIDIA L40S", {{"d2d_bandwidth", 864e9}, {"fp32_fma", 91.6e12}, {"matmul_tf32", 183e12}, {"matmul_bf16", 362.05e12},
-                         {"matmul_fp16", 362.05e12}, {"matmul_fp8", 733e12}, {"matmul_int8", 733e12}}},
+        {"NVIDIA L40S",
+         {{"d2d_bandwidth", 864e9},
+          {"fp32_fma", 91.6e12},
+          {"matmul_tf32", 183e12},
+          {"matmul_bf16", 362.05e12},
+          {"matmul_fp16", 362.05e12},
+          {"matmul_fp8", 733e12},
+          {"matmul_int8", 733e12}}},
     };
   }();
   return table;
@@ -251,7 +258,8 @@ Calibration datasheet_calibration(const std::string& gpu) {
   return c;
 }
 
-std::optional<PeaksForRun> peaks_for_run(const CalibrationCache& cache, const std::string& gpu, std::string_view compute_peak) {
+std::optional<PeaksForRun> peaks_for_run(const CalibrationCache& cache, const std::string& gpu,
+                                         std::string_view compute_peak) {
   const auto from = [&](const Calibration& c, const std::string& source) -> std::optional<PeaksForRun> {
     auto roofline = device_peaks(c, compute_peak);
     if (!roofline) return std::nullopt;
@@ -272,7 +280,8 @@ std::optional<PeaksForRun> peaks_for_run(const CalibrationCache& cache, const st
 
 std::filesystem::path default_calibration_path() {
   if (const char* env = std::getenv("KGATE_CALIBRATION_CACHE"); env && *env) return env;
-  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache/kgate/calibration.json";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache/kgate/calibration.json";
   return {};
 }
 

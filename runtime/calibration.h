@@ -58,7 +58,8 @@ struct PeaksForRun {
   std::string source;  // "calibrated" or "datasheet"
 };
 // The last cache entry for `gpu` that has both figures, else the datasheet; nullopt when neither knows it.
-std::optional<PeaksForRun> peaks_for_run(const CalibrationCache&, const std::string& gpu, std::string_view compute_peak);
+std::optional<PeaksForRun> peaks_for_run(const CalibrationCache&, const std::string& gpu,
+                                         std::string_view compute_peak);
 // $KGATE_CALIBRATION_CACHE, else ~/.cache/kgate/calibration.json; empty when neither can be formed.
 std::filesystem::path default_calibration_path();
 

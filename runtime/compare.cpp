@@ -54,7 +54,8 @@ CompareResult compare_quantized(const at::Tensor& e, const at::Tensor& a, const 
   if (norm_a > 0.0 || norm_e > 0.0) cosine = (norm_a > 0.0 && norm_e > 0.0) ? dot / (norm_a * norm_e) : 0.0;
   const double abs_err = (a - e).abs().sum().item<double>();
   const double abs_ref = e.abs().sum().item<double>();
-  const double rel_l1 = abs_ref > 0.0 ? abs_err / abs_ref : (abs_err > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+  const double rel_l1 =
+      abs_ref > 0.0 ? abs_err / abs_ref : (abs_err > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
   const double rmse = e.numel() ? std::sqrt((a - e).square().mean().item<double>()) : 0.0;
   std::ostringstream out;
   out.precision(6);
@@ -72,11 +73,16 @@ CompareResult compare_quantized(const at::Tensor& e, const at::Tensor& a, const 
 
 double largest_finite(at::ScalarType type) {
   switch (type) {
-    case at::kHalf: return 65504.0;
-    case at::kBFloat16: return 3.3895313892515355e38;
-    case at::kFloat: return static_cast<double>(std::numeric_limits<float>::max());
-    case at::kDouble: return std::numeric_limits<double>::max();
-    default: return std::numeric_limits<double>::infinity();  // never equal to a finite value
+    case at::kHalf:
+      return 65504.0;
+    case at::kBFloat16:
+      return 3.3895313892515355e38;
+    case at::kFloat:
+      return static_cast<double>(std::numeric_limits<float>::max());
+    case at::kDouble:
+      return std::numeric_limits<double>::max();
+    default:
+      return std::numeric_limits<double>::infinity();  // never equal to a finite value
   }
 }
 
@@ -160,7 +166,9 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
   for (std::int64_t begin = 0; begin < numel; begin += kCompareChunk) {
     const auto e = chunk(ef, begin);
     const auto a = chunk(af, begin);
-    const auto saturated = e.abs().eq(largest).logical_and(a.isinf())
+    const auto saturated = e.abs()
+                               .eq(largest)
+                               .logical_and(a.isinf())
                                .logical_or(a.abs().eq(largest).logical_and(e.isinf()))
                                .logical_and(a.sign().eq(e.sign()));
     const auto same = a.eq(e).logical_or(e.isnan()).logical_or(saturated);
@@ -193,8 +201,8 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
   const double ref_norm = std::sqrt(ref_sq);
   const double norm_atol = tol.rtol > 0.0 ? tol.atol * (tol.norm_rtol / tol.rtol) : tol.atol;
   const double norm_bound = tol.norm_rtol * ref_norm + norm_atol * std::sqrt(static_cast<double>(numel));
-  result.norm_err_ratio = norm_bound > 0.0 ? err_norm / norm_bound
-                                           : (err_norm > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+  result.norm_err_ratio =
+      norm_bound > 0.0 ? err_norm / norm_bound : (err_norm > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
 
   if (result.mismatches > 0) {
     std::ostringstream out;

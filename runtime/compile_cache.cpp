@@ -14,8 +14,10 @@ namespace kgate::runtime {
 
 std::filesystem::path default_compile_cache_dir() {
   if (const char* dir = std::getenv("KGATE_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "kgate" / "compile";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::filesystem::path(home) / ".cache" / "kgate" / "compile";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return std::filesystem::path(xdg) / "kgate" / "compile";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache" / "kgate" / "compile";
   return std::filesystem::temp_directory_path() / "kgate-compile";
 }
 

@@ -30,11 +30,16 @@ constexpr std::size_t kMinPoisonBlock = 4096;
 
 std::optional<at::ScalarType> same_size_integer(at::ScalarType dtype) {
   switch (c10::elementSize(dtype)) {
-    case 1: return at::kByte;
-    case 2: return at::kShort;
-    case 4: return at::kInt;
-    case 8: return at::kLong;
-    default: return std::nullopt;
+    case 1:
+      return at::kByte;
+    case 2:
+      return at::kShort;
+    case 4:
+      return at::kInt;
+    case 8:
+      return at::kLong;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -111,7 +116,8 @@ std::optional<Reason> check_aliasing(const StorageRange& output, const std::vect
   return std::nullopt;
 }
 
-std::optional<Reason> check_inputs_unchanged(const std::vector<at::Tensor>& before, const std::vector<at::Tensor>& after) {
+std::optional<Reason> check_inputs_unchanged(const std::vector<at::Tensor>& before,
+                                             const std::vector<at::Tensor>& after) {
   if (before.size() != after.size()) {
     return Reason{"input-mutated", "the number of inputs changed from " + std::to_string(before.size()) + " to " +
                                        std::to_string(after.size())};
@@ -123,8 +129,8 @@ std::optional<Reason> check_inputs_unchanged(const std::vector<at::Tensor>& befo
     if (b.defined() != a.defined()) return Reason{"input-mutated", which + " was replaced"};
     if (!b.defined()) continue;
     if (b.sizes() != a.sizes()) {
-      return Reason{"input-mutated", which + " was resized from " + shape_string(b.sizes()) + " to " +
-                                         shape_string(a.sizes())};
+      return Reason{"input-mutated",
+                    which + " was resized from " + shape_string(b.sizes()) + " to " + shape_string(a.sizes())};
     }
     if (b.scalar_type() != a.scalar_type()) return Reason{"input-mutated", which + " changed dtype"};
     // Bitwise, so a NaN that stays the same NaN is unchanged and +0 -> -0 is a change.
@@ -137,8 +143,8 @@ std::optional<Reason> check_inputs_unchanged(const std::vector<at::Tensor>& befo
 }
 
 std::optional<Reason> check_deterministic(const at::Tensor& first, const at::Tensor& second) {
-  if (first.defined() != second.defined() || (first.defined() && (first.sizes() != second.sizes() ||
-                                                                  first.scalar_type() != second.scalar_type()))) {
+  if (first.defined() != second.defined() ||
+      (first.defined() && (first.sizes() != second.sizes() || first.scalar_type() != second.scalar_type()))) {
     return Reason{"nondeterministic", "a second run with the same inputs returned a different shape or dtype"};
   }
   if (!first.defined()) return std::nullopt;
@@ -152,7 +158,8 @@ std::optional<Reason> check_deterministic(const at::Tensor& first, const at::Ten
 std::optional<Reason> check_deterministic(const at::Tensor& first, const at::Tensor& second, const Tolerance& tol) {
   auto result = compare_outputs(first, second, tol, Contract::elementwise, QuantizationContract{});
   if (result.ok) return std::nullopt;
-  return Reason{"nondeterministic", "a second run with the same inputs differs beyond the tolerance: " + result.message};
+  return Reason{"nondeterministic",
+                "a second run with the same inputs differs beyond the tolerance: " + result.message};
 }
 
 void poison_free_memory(c10::Device device, std::size_t bytes) {

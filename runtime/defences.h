@@ -32,7 +32,8 @@ struct OutputFacts {
 
 std::optional<Reason> check_output_plain(const OutputFacts&);
 std::optional<Reason> check_aliasing(const StorageRange& output, const std::vector<StorageRange>& inputs);
-std::optional<Reason> check_inputs_unchanged(const std::vector<at::Tensor>& before, const std::vector<at::Tensor>& after);
+std::optional<Reason> check_inputs_unchanged(const std::vector<at::Tensor>& before,
+                                             const std::vector<at::Tensor>& after);
 std::optional<Reason> check_deterministic(const at::Tensor& first, const at::Tensor& second);
 // The same check with a tolerance, for kernels whose reductions legitimately vary in the last bits
 // (atomics): only a difference beyond the task's tolerance counts as nondeterministic.

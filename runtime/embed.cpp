@@ -22,8 +22,8 @@ Status start_python() {
   if (!PyStatus_Exception(status)) status = Py_InitializeFromConfig(&config);
   PyConfig_Clear(&config);
   if (PyStatus_Exception(status)) {
-    return Error{std::string("cannot start the embedded Python (") + KGATE_PYTHON_EXECUTABLE + "): " +
-                 (status.err_msg ? status.err_msg : "unknown error")};
+    return Error{std::string("cannot start the embedded Python (") + KGATE_PYTHON_EXECUTABLE +
+                 "): " + (status.err_msg ? status.err_msg : "unknown error")};
   }
   try {
     py::module_::import("sys").attr("path").attr("insert")(0, helper_dir().string());
@@ -55,7 +55,8 @@ std::string error_text(const py::error_already_set& error) {
   std::string message = text.substr(0, at);
   const auto frame_begin = at + 6;
   const auto frame_end = text.find('\n', frame_begin);
-  std::string frame = text.substr(frame_begin, frame_end == std::string::npos ? std::string::npos : frame_end - frame_begin);
+  std::string frame =
+      text.substr(frame_begin, frame_end == std::string::npos ? std::string::npos : frame_end - frame_begin);
   while (!frame.empty() && frame.front() == ' ') frame.erase(frame.begin());
   return message + " (at " + frame + ")";
 }

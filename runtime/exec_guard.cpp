@@ -37,9 +37,12 @@ std::string program_of(const char* event, PyObject* args) {
   // subprocess.Popen's executable may be None: then the program is args[0].
   if (std::strcmp(event, "subprocess.Popen") == 0 && first == Py_None && PyTuple_GET_SIZE(args) > 1) {
     PyObject* argv = PyTuple_GET_ITEM(args, 1);
-    if (PyList_Check(argv) && PyList_GET_SIZE(argv) > 0) first = PyList_GET_ITEM(argv, 0);
-    else if (PyTuple_Check(argv) && PyTuple_GET_SIZE(argv) > 0) first = PyTuple_GET_ITEM(argv, 0);
-    else first = argv;  // a string command
+    if (PyList_Check(argv) && PyList_GET_SIZE(argv) > 0)
+      first = PyList_GET_ITEM(argv, 0);
+    else if (PyTuple_Check(argv) && PyTuple_GET_SIZE(argv) > 0)
+      first = PyTuple_GET_ITEM(argv, 0);
+    else
+      first = argv;  // a string command
   }
   PyObject* bytes = nullptr;
   if (PyUnicode_Check(first) || PyBytes_Check(first) || PyObject_HasAttrString(first, "__fspath__")) {
@@ -76,7 +79,8 @@ int audit_hook(const char* event, PyObject* args, void*) {
 
 }  // namespace
 
-bool exec_allowed(const std::string& program, const std::string& path_env, const std::vector<std::filesystem::path>& allowed) {
+bool exec_allowed(const std::string& program, const std::string& path_env,
+                  const std::vector<std::filesystem::path>& allowed) {
   if (program.empty()) return false;
   std::vector<std::filesystem::path> candidates;
   if (program.find('/') != std::string::npos) {

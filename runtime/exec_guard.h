@@ -21,6 +21,7 @@ void arm_exec_guard();
 
 // Whether `program` (as a Popen or exec call names it: absolute, relative, or a bare name looked up in
 // `path_env`) resolves to one of `allowed`. Exposed for the unit tests.
-bool exec_allowed(const std::string& program, const std::string& path_env, const std::vector<std::filesystem::path>& allowed);
+bool exec_allowed(const std::string& program, const std::string& path_env,
+                  const std::vector<std::filesystem::path>& allowed);
 
 }  // namespace kgate::runtime

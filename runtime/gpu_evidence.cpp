@@ -35,7 +35,8 @@ std::optional<Reason> check_unjoined_work(const Trace& trace, std::uint32_t call
     if (k.stream != call_stream && k.end_ns > limit) return report("kernel " + k.name, k.stream, k.end_ns);
   for (const auto& m : trace.memory)
     if (m.stream != call_stream && m.end_ns > limit)
-      return report(std::string(memory_op_name(m.op)) + " of " + std::to_string(m.bytes) + " bytes", m.stream, m.end_ns);
+      return report(std::string(memory_op_name(m.op)) + " of " + std::to_string(m.bytes) + " bytes", m.stream,
+                    m.end_ns);
   return std::nullopt;
 }
 
@@ -49,7 +50,8 @@ std::optional<Reason> check_l2_pinning(const L2Pinning& l2, const std::string& w
 std::optional<Reason> check_kernels_ran(const Trace& trace, const std::vector<std::string>& own) {
   if (trace.kernels.empty())
     return Reason{"no-own-kernel",
-                  "no kernel ran on the GPU during the call (CUPTI saw none): the output was not computed by a kernel of the submission's"};
+                  "no kernel ran on the GPU during the call (CUPTI saw none): the output was not computed by a kernel "
+                  "of the submission's"};
   return check_own_kernel(summarize_kernels(trace, own));
 }
 
@@ -63,7 +65,8 @@ std::optional<Reason> check_timer_consistency(double reported_s, double round_tr
   return Reason{"timing-inconsistent", out.str()};
 }
 
-std::optional<Reason> check_kernel_policy(const TaskPolicy& policy, const std::vector<KernelSummary>& kernels, double own_share) {
+std::optional<Reason> check_kernel_policy(const TaskPolicy& policy, const std::vector<KernelSummary>& kernels,
+                                          double own_share) {
   double total = 0.0;
   for (const auto& k : kernels) total += k.seconds;
   std::ostringstream out;
@@ -71,19 +74,23 @@ std::optional<Reason> check_kernel_policy(const TaskPolicy& policy, const std::v
   if (policy.forbid_library_kernels) {
     std::size_t named = 0;
     for (const auto& k : kernels) {
-      if (k.origin != KernelOrigin::cublas && k.origin != KernelOrigin::cudnn && k.origin != KernelOrigin::cutlass) continue;
+      if (k.origin != KernelOrigin::cublas && k.origin != KernelOrigin::cudnn && k.origin != KernelOrigin::cutlass)
+        continue;
       out << (named++ ? "; " : "") << kernel_origin_name(k.origin) << " kernel " << kernel_base_name(k.name) << " ran "
           << k.launches << " times";
       if (total > 0) out << " (" << 100.0 * k.seconds / total << "% of the kernel time)";
     }
     if (named)
-      return Reason{"library-kernel", "the task does not allow cuBLAS, cuDNN and CUTLASS kernels (its manifest would say "
-                                      "`library_kernels: allow`), and " + out.str()};
+      return Reason{"library-kernel",
+                    "the task does not allow cuBLAS, cuDNN and CUTLASS kernels (its manifest would say "
+                    "`library_kernels: allow`), and " +
+                        out.str()};
   }
   const double least = policy.min_own_kernel_share.value_or(kDefaultMinOwnKernelShare);
   if (own_share < least) {
-    out << "the submission's own kernels took " << own_share * 100 << "% of the kernel time, the task requires at least "
-        << least * 100 << "%" << (policy.min_own_kernel_share ? "" : " (the default)") << "; the rest ran in";
+    out << "the submission's own kernels took " << own_share * 100
+        << "% of the kernel time, the task requires at least " << least * 100 << "%"
+        << (policy.min_own_kernel_share ? "" : " (the default)") << "; the rest ran in";
     std::size_t named = 0;
     for (const auto& k : kernels) {
       if (k.origin == KernelOrigin::candidate || named == 3) continue;

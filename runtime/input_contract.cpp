@@ -120,16 +120,24 @@ std::vector<InputSpec> infer_input_specs(const std::vector<std::vector<at::Tenso
       spec.fill = Fill::keep;
       spec.inferred = "integral values in [" + number(seen->min) + ", " + number(seen->max) + "]" + over;
     } else {
-      if (seen->probability) spec.fill = Fill::probability;
-      else if (seen->min >= 0 && seen->max <= 1) spec.fill = Fill::unit_interval;
-      else if (seen->min > 0) spec.fill = Fill::positive;
-      else if (seen->min >= 0) spec.fill = Fill::nonnegative;
-      if (seen->lower && seen->upper) spec.pattern = Pattern::diagonal;
-      else if (seen->lower) spec.pattern = Pattern::lower_triangular;
-      else if (seen->upper) spec.pattern = Pattern::upper_triangular;
-      else if (seen->symmetric) spec.pattern = Pattern::symmetric;
-      spec.inferred = std::string(seen->probability ? "rows summing to 1, " : "") + "values in [" + number(seen->min) + ", " +
-                      number(seen->max) + "]" + over;
+      if (seen->probability)
+        spec.fill = Fill::probability;
+      else if (seen->min >= 0 && seen->max <= 1)
+        spec.fill = Fill::unit_interval;
+      else if (seen->min > 0)
+        spec.fill = Fill::positive;
+      else if (seen->min >= 0)
+        spec.fill = Fill::nonnegative;
+      if (seen->lower && seen->upper)
+        spec.pattern = Pattern::diagonal;
+      else if (seen->lower)
+        spec.pattern = Pattern::lower_triangular;
+      else if (seen->upper)
+        spec.pattern = Pattern::upper_triangular;
+      else if (seen->symmetric)
+        spec.pattern = Pattern::symmetric;
+      spec.inferred = std::string(seen->probability ? "rows summing to 1, " : "") + "values in [" + number(seen->min) +
+                      ", " + number(seen->max) + "]" + over;
     }
     specs.push_back(std::move(spec));
   }

@@ -49,9 +49,12 @@ std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t index) {
 
 double distribution_scale(Distribution dist, at::ScalarType dtype) {
   switch (dist) {
-    case Distribution::tiny: return tiny_magnitude(dtype);
-    case Distribution::huge: return huge_magnitude(dtype);
-    default: return 1.0;
+    case Distribution::tiny:
+      return tiny_magnitude(dtype);
+    case Distribution::huge:
+      return huge_magnitude(dtype);
+    default:
+      return 1.0;
   }
 }
 
@@ -103,17 +106,21 @@ at::Tensor draw_values(at::IntArrayRef sizes, Distribution dist, at::ScalarType 
                        const InputOptions& options, at::Device device) {
   const auto f32 = at::TensorOptions().dtype(at::kFloat).device(device);
   switch (dist) {
-    case Distribution::uniform: return at::rand(sizes, gen, f32).mul_(2.0).sub_(1.0);
+    case Distribution::uniform:
+      return at::rand(sizes, gen, f32).mul_(2.0).sub_(1.0);
     case Distribution::outlier: {
       auto base = at::randn(sizes, gen, f32);
       auto hit = at::rand(sizes, gen, f32).lt(options.outlier_p);
       auto outliers = at::randn(sizes, gen, f32).mul_(options.outlier_scale);
       return at::where(hit, outliers, base);
     }
-    case Distribution::special: return plant_specials(at::randn(sizes, gen, f32), special_pool(options), gen);
+    case Distribution::special:
+      return plant_specials(at::randn(sizes, gen, f32), special_pool(options), gen);
     case Distribution::tiny:
-    case Distribution::huge: return at::randn(sizes, gen, f32).mul_(distribution_scale(dist, dtype));
-    case Distribution::normal: break;
+    case Distribution::huge:
+      return at::randn(sizes, gen, f32).mul_(distribution_scale(dist, dtype));
+    case Distribution::normal:
+      break;
   }
   return at::randn(sizes, gen, f32);
 }
@@ -134,11 +141,14 @@ at::Tensor draw_unit_interval(at::IntArrayRef sizes, Distribution dist, at::Scal
       auto ends = at::where(top, at::full({}, std::nextafter(1.0f, 0.0f), f32), at::full({}, 0.0f, f32));
       return at::where(hit, ends, base);
     }
-    case Distribution::tiny: return at::abs(at::randn(sizes, gen, f32)).mul_(tiny_magnitude(dtype));
-    case Distribution::special: return plant_specials(at::rand(sizes, gen, f32), special_pool(options), gen);
+    case Distribution::tiny:
+      return at::abs(at::randn(sizes, gen, f32)).mul_(tiny_magnitude(dtype));
+    case Distribution::special:
+      return plant_specials(at::rand(sizes, gen, f32), special_pool(options), gen);
     case Distribution::normal:
     case Distribution::uniform:
-    case Distribution::huge: break;
+    case Distribution::huge:
+      break;
   }
   return at::rand(sizes, gen, f32);
 }
@@ -148,9 +158,12 @@ at::Tensor draw_unit_interval(at::IntArrayRef sizes, Distribution dist, at::Scal
 at::Tensor apply_pattern(at::Tensor draw, Pattern pattern) {
   if (draw.dim() < 2) return draw;
   switch (pattern) {
-    case Pattern::lower_triangular: return at::tril(draw);
-    case Pattern::upper_triangular: return at::triu(draw);
-    case Pattern::diagonal: return at::triu(at::tril(draw));
+    case Pattern::lower_triangular:
+      return at::tril(draw);
+    case Pattern::upper_triangular:
+      return at::triu(draw);
+    case Pattern::diagonal:
+      return at::triu(at::tril(draw));
     case Pattern::symmetric:
       if (draw.size(-1) != draw.size(-2)) return draw;
       return at::tril(draw).add(at::tril(draw, -1).transpose(-1, -2));
@@ -160,14 +173,17 @@ at::Tensor apply_pattern(at::Tensor draw, Pattern pattern) {
 
 at::Tensor shape_by_fill(at::Tensor draw, Fill fill, double scale) {
   switch (fill) {
-    case Fill::positive: return at::abs(draw).add_(kPositiveFloor * scale);
-    case Fill::nonnegative: return at::abs(draw);
+    case Fill::positive:
+      return at::abs(draw).add_(kPositiveFloor * scale);
+    case Fill::nonnegative:
+      return at::abs(draw);
     case Fill::probability:
       if (draw.dim() == 0) return at::full({}, 1.0, draw.options());
       return at::softmax(draw.to(at::kDouble), -1).to(at::kFloat);
     case Fill::random:
     case Fill::unit_interval:  // drawn in range by draw_unit_interval
-    case Fill::keep: break;
+    case Fill::keep:
+      break;
   }
   return draw;
 }
@@ -176,12 +192,18 @@ at::Tensor shape_by_fill(at::Tensor draw, Fill fill, double scale) {
 
 std::string_view distribution_name(Distribution dist) {
   switch (dist) {
-    case Distribution::normal: return "normal";
-    case Distribution::uniform: return "uniform";
-    case Distribution::outlier: return "outlier";
-    case Distribution::special: return "special";
-    case Distribution::tiny: return "tiny";
-    case Distribution::huge: return "huge";
+    case Distribution::normal:
+      return "normal";
+    case Distribution::uniform:
+      return "uniform";
+    case Distribution::outlier:
+      return "outlier";
+    case Distribution::special:
+      return "special";
+    case Distribution::tiny:
+      return "tiny";
+    case Distribution::huge:
+      return "huge";
   }
   return "normal";
 }
@@ -234,8 +256,9 @@ std::vector<at::Tensor> fill_inputs(const std::vector<at::Tensor>& structure, co
     }
     auto gen = generator_for(original, mix_seed(seed, i));
     const auto dtype = original.scalar_type();
-    auto draw = fill == Fill::unit_interval ? draw_unit_interval(original.sizes(), dist, dtype, gen, options, original.device())
-                                            : draw_values(original.sizes(), dist, dtype, gen, options, original.device());
+    auto draw = fill == Fill::unit_interval
+                    ? draw_unit_interval(original.sizes(), dist, dtype, gen, options, original.device())
+                    : draw_values(original.sizes(), dist, dtype, gen, options, original.device());
     draw = shape_by_fill(std::move(draw), fill, distribution_scale(dist, dtype));
     if (i < specs.size() && specs[i].pattern) draw = apply_pattern(std::move(draw), *specs[i].pattern);
     auto out = at::empty_like(original);  // keeps get_inputs()' layout (strides) and device

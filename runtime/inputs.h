@@ -21,8 +21,8 @@ std::optional<Distribution> parse_distribution(std::string_view);  // "normal", 
 const std::vector<Distribution>& all_distributions();
 
 struct InputOptions {
-  double outlier_p = 0.001;     // each element independently becomes an outlier with this probability
-  double outlier_scale = 50.0;  // an outlier is a standard normal draw times this scale
+  double outlier_p = 0.001;                 // each element independently becomes an outlier with this probability
+  double outlier_scale = 50.0;              // an outlier is a standard normal draw times this scale
   std::vector<std::string> special_values;  // "inf", "nan" where the task declares them (±0 always)
 };
 

@@ -41,8 +41,9 @@ class RunDirectory {
   // interposes on libstdc++'s and crashes (seen with the torch 2.11 wheel).
   ~RunDirectory() {
     if (root_.empty()) return;
-    ::nftw(root_.c_str(), [](const char* path, const struct stat*, int, struct FTW*) { return ::remove(path); }, 16,
-           FTW_DEPTH | FTW_PHYS);
+    ::nftw(
+        root_.c_str(), [](const char* path, const struct stat*, int, struct FTW*) { return ::remove(path); }, 16,
+        FTW_DEPTH | FTW_PHYS);
   }
   bool ok() const { return !root_.empty(); }
   std::filesystem::path private_dir() const { return root_ / "private"; }
@@ -60,8 +61,8 @@ std::string tail_of(const std::filesystem::path& path, std::size_t bytes) {
 
 // What a run's arena must hold, from the reference itself.
 struct ArenaSize {
-  std::size_t bytes = 0;            // 0: unknown (the device's default applies)
-  std::size_t output_bytes = 0;     // the largest reference output (0: unknown)
+  std::size_t bytes = 0;         // 0: unknown (the device's default applies)
+  std::size_t output_bytes = 0;  // the largest reference output (0: unknown)
 };
 
 // Measures every shape set on the meta device (the inputs get_inputs() builds, the output the reference
@@ -79,9 +80,11 @@ ArenaSize arena_size_for(const Task& task, py::module_& helper, py::object& refe
     for (const auto& [name, value] : shape) shape_json[name] = value;
     try {
       helper.attr("set_shape_globals")(reference, shape_json.dump());
-      const json io = json::parse(helper.attr("cached")(cache_dir, task.reference.string(), "io_bytes " + shape_json.dump(),
-                                                        helper.attr("io_bytes_json"), reference, 0)
-                                      .cast<std::string>());
+      const json io =
+          json::parse(helper
+                          .attr("cached")(cache_dir, task.reference.string(), "io_bytes " + shape_json.dump(),
+                                          helper.attr("io_bytes_json"), reference, 0)
+                          .cast<std::string>());
       const auto inputs = io.at(0).get<std::size_t>();
       const std::size_t output = io.at(1).is_null() ? inputs : io.at(1).get<std::size_t>();
       if (!io.at(1).is_null()) size.output_bytes = std::max(size.output_bytes, output);
@@ -153,8 +156,9 @@ void summarise(RunReport& report) {
 Task with_generalization_shapes(const Task& task, py::module_& helper, py::object& reference, RunReport& report,
                                 const std::string& cache_dir) {
   Task derived = task;
-  const json sets = json::parse(helper.attr("cached")(cache_dir, task.reference.string(), "generalization_shapes",
-                                                      helper.attr("generalization_shapes"), reference)
+  const json sets = json::parse(helper
+                                    .attr("cached")(cache_dir, task.reference.string(), "generalization_shapes",
+                                                    helper.attr("generalization_shapes"), reference)
                                     .cast<std::string>());
   ShapeSet symbols;
   for (const auto& [name, value] : sets.at("public").items()) symbols[name] = value.get<std::int64_t>();
@@ -176,10 +180,12 @@ std::vector<ShapeSet> quick_hidden_shapes(const std::vector<ShapeSet>& hidden) {
   const auto odd_sizes = [](const ShapeSet& set) {
     return std::count_if(set.begin(), set.end(), [](const auto& entry) { return entry.second % 2 != 0; });
   };
-  return {*std::max_element(hidden.begin(), hidden.end(), [&](const ShapeSet& a, const ShapeSet& b) { return odd_sizes(a) < odd_sizes(b); })};
+  return {*std::max_element(hidden.begin(), hidden.end(),
+                            [&](const ShapeSet& a, const ShapeSet& b) { return odd_sizes(a) < odd_sizes(b); })};
 }
 
-Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path& submission, const RunOptions& options) {
+Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path& submission,
+                             const RunOptions& options) {
   const Task* task_ptr = &given_task;
   std::optional<Task> derived_task;
   const auto start = std::chrono::steady_clock::now();
@@ -191,7 +197,8 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
   report.submission = submission.string();
   report.device = options.device;
   RunDirectory run_dir;
-  if (!run_dir.ok()) return Error{"cannot create a run directory under " + std::filesystem::temp_directory_path().string()};
+  if (!run_dir.ok())
+    return Error{"cannot create a run directory under " + std::filesystem::temp_directory_path().string()};
   std::error_code ec;
   std::filesystem::create_directory(run_dir.private_dir(), ec);
   std::filesystem::permissions(run_dir.private_dir(), std::filesystem::perms::owner_all, ec);
@@ -211,7 +218,8 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
   spawn.arena_fd = memfd ? memfd->fd() : -1;
   spawn.sandbox = options.sandbox;
   spawn.device = options.device;
-  spawn.limits.cpu_seconds = static_cast<std::uint64_t>(options.start_timeout_ms / 1000 + 16 * options.call_timeout_ms / 1000);
+  spawn.limits.cpu_seconds =
+      static_cast<std::uint64_t>(options.start_timeout_ms / 1000 + 16 * options.call_timeout_ms / 1000);
   spawn.limits.address_space = options.device == "cpu" ? options.cpu_address_space : 0;
   if (options.device != "cpu") spawn.limits.processes = 0;  // the CUDA driver's threads; root is exempt anyway
   auto worker = WorkerProcess::spawn(spawn);
@@ -229,7 +237,8 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
       return Error{"cannot load the reference " + given_task.reference.string() + ": " + embed::error_text(e)};
     }
     clock.lap("start-up");
-    const std::string cache_dir = (options.cache_dir.empty() ? default_compile_cache_dir() : options.cache_dir).string();
+    const std::string cache_dir =
+        (options.cache_dir.empty() ? default_compile_cache_dir() : options.cache_dir).string();
 
     at::Tensor arena;
     std::string cuda_handle;
@@ -238,7 +247,8 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
         derived_task = with_generalization_shapes(given_task, helper, reference, report, cache_dir);
         task_ptr = &*derived_task;
       } catch (const py::error_already_set& e) {
-        return Error{"deriving shape sets from the reference " + given_task.reference.string() + ": " + embed::error_text(e)};
+        return Error{"deriving shape sets from the reference " + given_task.reference.string() + ": " +
+                     embed::error_text(e)};
       }
       clock.lap("shape derivation");
     }
@@ -251,7 +261,9 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
     const ArenaSize sized = arena_size_for(task, helper, reference, cache_dir);
     if (memfd) {
       // A memfd's pages exist only once written: 1 GiB costs nothing until used.
-      if (Status s = memfd->resize(options.arena_bytes ? options.arena_bytes : std::max(std::size_t{1} << 30, sized.bytes)); !s)
+      if (Status s =
+              memfd->resize(options.arena_bytes ? options.arena_bytes : std::max(std::size_t{1} << 30, sized.bytes));
+          !s)
         return Error{s.message()};
       arena = memfd->bytes();
     } else {
@@ -299,7 +311,8 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
       }
       if (Status s = judge.run_cases(helper, reference); !s) return Error{s.message()};
       clock.lap("cases");
-      if (std::all_of(report.cases.begin(), report.cases.end(), [](const CaseResult& c) { return c.verdict == Verdict::pass; })) {
+      if (std::all_of(report.cases.begin(), report.cases.end(),
+                      [](const CaseResult& c) { return c.verdict == Verdict::pass; })) {
         if (Status t = judge.run_timing(helper, reference); !t) return Error{t.message()};
         if (options.device != "cpu" && options.timed_calls > 0) clock.lap("timing");
       }
@@ -339,7 +352,8 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
   const bool quick = options.profile == RunProfile::quick;
   if (options.seeds <= 0) options.seeds = quick || options.device == "cpu" ? 1 : 5;
   if (options.distributions.empty())
-    options.distributions = quick ? std::vector<Distribution>{Distribution::normal, Distribution::outlier} : all_distributions();
+    options.distributions =
+        quick ? std::vector<Distribution>{Distribution::normal, Distribution::outlier} : all_distributions();
   if (options.timed_calls < 0) options.timed_calls = quick ? 10 : 30;
   const bool cuda = options.device != "cpu";
   std::optional<GpuLock> presence;
@@ -347,7 +361,8 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
   auto report = judge_once(task, submission, options);
   if (!report) return report;
   report->ran_alone = options.alone;
-  const bool ran_out = std::any_of(report->reasons.begin(), report->reasons.end(), [](const Reason& r) { return r.id == "out-of-memory"; });
+  const bool ran_out = std::any_of(report->reasons.begin(), report->reasons.end(),
+                                   [](const Reason& r) { return r.id == "out-of-memory"; });
   if (!cuda || options.alone || report->verdict != Verdict::harness_error || !ran_out) return report;
   presence.reset();
   RunOptions alone = options;

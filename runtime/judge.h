@@ -33,8 +33,8 @@ std::string_view run_profile_name(RunProfile);
 
 struct RunOptions {
   RunProfile profile = RunProfile::full;
-  std::string device = "cpu";                // "cpu" or "cuda"
-  int seeds = 0;                             // 0: the profile's (full: 5 on cuda, 1 on cpu; quick: 1)
+  std::string device = "cpu";               // "cpu" or "cuda"
+  int seeds = 0;                            // 0: the profile's (full: 5 on cuda, 1 on cpu; quick: 1)
   std::vector<Distribution> distributions;  // empty: the profile's (full: all; quick: normal, outlier)
   bool hidden_shapes = true;
   int start_timeout_ms = 120000;  // worker start-up and candidate import (compilation is not counted)
@@ -120,8 +120,8 @@ struct RunReport {
   std::string parameter_redraw;
   SandboxState sandbox;
   std::vector<CompileRecord> compiles;
-  std::string worker_end;       // how the worker ended ("exited with code 0", "killed by signal 9 (SIGKILL)")
-  std::string worker_log_tail;  // its stdout/stderr, for people
+  std::string worker_end;              // how the worker ended ("exited with code 0", "killed by signal 9 (SIGKILL)")
+  std::string worker_log_tail;         // its stdout/stderr, for people
   std::optional<TimingReport> timing;  // GPU runs whose every case passed: speed, kernels, roofline
   bool ran_alone = false;              // the rerun, with the GPU to itself, of a run that ran out of memory
   double seconds = 0;
@@ -135,7 +135,8 @@ struct RunReport {
 
 // An Error is a problem of the task, the options or the judge itself (exit code 2), never of the submission.
 // A limit of the harness met while judging (the arena, GPU memory) is the verdict harness-error (exit 3).
-Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& options);
+Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission,
+                                   const RunOptions& options);
 
 nlohmann::json to_json(const RunReport&);
 void write_text(std::ostream&, const RunReport&);

@@ -101,7 +101,9 @@ Answer Judge::await(const std::string& expected, const std::string& what, int ti
         const bool sigsys = report_.worker_end.find("SIGSYS") != std::string::npos;
         const bool sigxcpu = report_.worker_end.find("SIGXCPU") != std::string::npos;
         answer.verdict = sigsys ? Verdict::sandbox_violation : sigxcpu ? Verdict::timeout : Verdict::crashed;
-        answer.reason = {sigsys ? "sandbox-violation" : sigxcpu ? "timeout" : "crashed",
+        answer.reason = {sigsys    ? "sandbox-violation"
+                         : sigxcpu ? "timeout"
+                                   : "crashed",
                          "the worker " + report_.worker_end + " during " + what};
         return answer;
       }
@@ -136,7 +138,8 @@ Answer Judge::await(const std::string& expected, const std::string& what, int ti
     if (op == "violation") {
       report_.worker_end = worker_.reap(2000);
       answer.verdict = Verdict::sandbox_violation;
-      answer.reason = {"sandbox-violation", "syscall " + read.body.value("syscall", std::string("?")) + " during " + what};
+      answer.reason = {"sandbox-violation",
+                       "syscall " + read.body.value("syscall", std::string("?")) + " during " + what};
       return answer;
     }
     answer.verdict = Verdict::crashed;
@@ -156,7 +159,9 @@ Answer Judge::start_and_load(const std::filesystem::path& submission) {
   for (const auto& phase : ready.body.value("startup", json::array()))
     report_.worker_startup.push_back({phase.value("phase", std::string("?")), phase.value("seconds", 0.0)});
   const std::string module = "kgate_candidate_" + hex32(secret_u64());
-  if (Status s = worker_.send({{"op", "load"}, {"path", std::filesystem::absolute(submission).string()}, {"module", module}}); !s)
+  if (Status s =
+          worker_.send({{"op", "load"}, {"path", std::filesystem::absolute(submission).string()}, {"module", module}});
+      !s)
     return closed_answer("import");
   Answer loaded = await("loaded", "import of the submission", options_.start_timeout_ms);
   lap("import");
@@ -172,12 +177,14 @@ Answer Judge::arena_answer(const json& body) {
   if (expected_output_bytes_ > 0 && output > 2 * expected_output_bytes_) {
     answer.verdict = Verdict::fail;
     answer.reason = {"shape-mismatch", body.value("message", std::string()) + ": " + std::to_string(output) +
-                                           " bytes, the reference's output has " + std::to_string(expected_output_bytes_)};
+                                           " bytes, the reference's output has " +
+                                           std::to_string(expected_output_bytes_)};
     return answer;
   }
   answer.verdict = Verdict::harness_error;
-  answer.reason = {"arena-too-small", body.value("message", std::string()) + " (" + std::to_string(arena_.numel() >> 20) +
-                                          " MiB; the call needs " + std::to_string((needed + (std::size_t{1} << 20) - 1) >> 20) +
+  answer.reason = {"arena-too-small", body.value("message", std::string()) + " (" +
+                                          std::to_string(arena_.numel() >> 20) + " MiB; the call needs " +
+                                          std::to_string((needed + (std::size_t{1} << 20) - 1) >> 20) +
                                           " MiB): a limit of the harness; rerun with a larger --arena-mib"};
   return answer;
 }
@@ -194,16 +201,18 @@ void Judge::serve_compile(const json& request) {
   CompileRecord record;
   const auto start = std::chrono::steady_clock::now();
   auto built = cache_.build(request, &record);
-  if (clock_) clock_->set_aside("compile", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (clock_)
+    clock_->set_aside("compile", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   report_.compiles.push_back(record);
-  json reply = built ? json{{"op", "compiled"}, {"so", built->string()}} : json{{"op", "compile-failed"}, {"message", built.error()}};
+  json reply = built ? json{{"op", "compiled"}, {"so", built->string()}}
+                     : json{{"op", "compile-failed"}, {"message", built.error()}};
   (void)worker_.send(reply);
 }
 
 // Writes the inputs into the arena, asks for one forward call, and returns the output copy.
 // probe: the worker does everything around a call but the call (the judge's overhead estimate).
 Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<TensorSlot>& slots, at::Tensor& output,
-                      bool probe) {
+                             bool probe) {
   std::size_t end = 0;
   slots = layout_slots(inputs, &end);
   json slot_list = json::array();
@@ -212,7 +221,9 @@ Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<
     if (!view) {
       Answer answer;
       answer.verdict = Verdict::harness_error;
-      answer.reason = {"arena-too-small", "the inputs do not fit the arena (a limit of the harness; rerun with a larger --arena-mib): " + view.error()};
+      answer.reason = {
+          "arena-too-small",
+          "the inputs do not fit the arena (a limit of the harness; rerun with a larger --arena-mib): " + view.error()};
       return answer;
     }
     view->copy_(inputs[i]);
@@ -223,8 +234,9 @@ Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<
   // poisoning pins glibc's heap); on CUDA the caching allocator's free blocks, generously.
   const std::size_t poison = options_.device == "cpu" ? std::max(end, std::size_t{4096}) : std::size_t{256} << 20;
   const auto sent = std::chrono::steady_clock::now();
-  if (Status s = worker_.send({{"op", "call"}, {"inputs", slot_list}, {"output_offset", end}, {"poison_bytes", poison},
-                               {"probe", probe}}); !s)
+  if (Status s = worker_.send(
+          {{"op", "call"}, {"inputs", slot_list}, {"output_offset", end}, {"poison_bytes", poison}, {"probe", probe}});
+      !s)
     return closed_answer("forward");
   Answer answer = await("result", "forward", options_.call_timeout_ms);
   answer.round_trip_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
@@ -243,7 +255,8 @@ Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<
 
 // Sets the shape globals, builds the reference here and ModelNew in the worker from the same seed
 // and init inputs. An answer with Verdict::error is the judge's or the reference's problem.
-Answer Judge::build_models(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype, py::object& model) {
+Answer Judge::build_models(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype,
+                           py::object& model) {
   const std::string dtype_text(dtype_name(dtype));
   std::string redraw_plan;
   std::size_t redrawn_tensors = 0;  // entries of the plan; 0: nothing to redraw

@@ -38,8 +38,9 @@ Status Judge::run_cases(py::module_& helper, py::object& reference) {
       for (int seed_index = 0; seed_index < seeds; ++seed_index) {
         for (const Distribution distribution : distributions) {
           if (auto why = distribution_conflict(*specs_, distribution)) {
-            const bool known = std::any_of(report_.skipped.begin(), report_.skipped.end(),
-                                           [&](const SkippedDistribution& s) { return s.distribution == distribution; });
+            const bool known =
+                std::any_of(report_.skipped.begin(), report_.skipped.end(),
+                            [&](const SkippedDistribution& s) { return s.distribution == distribution; });
             if (!known) report_.skipped.push_back({distribution, *why});
             continue;
           }
@@ -63,7 +64,8 @@ Status Judge::run_cases(py::module_& helper, py::object& reference) {
       // Once per run, on the first shape set and dtype whose cases all passed: does the output depend
       // on each input where the reference's does (degenerate references, analytic shortcuts)?
       if (shape_index == 0 && dtype == task_.dtypes.front() &&
-          std::all_of(report_.cases.begin(), report_.cases.end(), [](const CaseResult& c) { return c.verdict == Verdict::pass; })) {
+          std::all_of(report_.cases.begin(), report_.cases.end(),
+                      [](const CaseResult& c) { return c.verdict == Verdict::pass; })) {
         CaseResult probe;
         probe.shapes = shapes;
         probe.dtype = dtype;
@@ -94,7 +96,8 @@ at::Tensor Judge::reference_output(py::module_& helper, py::object& model, const
 // degenerate reference, such as a mean over a normalisation that is its bias whatever x is. Also
 // notes, for the report, inputs the reference's output does not depend on (a fresh draw of that input
 // leaves it within tolerance) and a reference whose output zeros would match.
-Result<bool> Judge::probe_input_dependence(py::module_& helper, py::object& reference, py::object& model, CaseResult& result) {
+Result<bool> Judge::probe_input_dependence(py::module_& helper, py::object& reference, py::object& model,
+                                           CaseResult& result) {
   auto made = make_inputs(helper, reference, result.dtype, Distribution::normal);
   auto other = make_inputs(helper, reference, result.dtype, Distribution::normal);
   if (!made || !other) return Error{made ? other.error() : made.error()};
@@ -113,7 +116,8 @@ Result<bool> Judge::probe_input_dependence(py::module_& helper, py::object& refe
       compare_outputs(expected, at::zeros_like(expected), tolerance, task_.contract, task_.quantization).ok)
     report_.reference_notes.push_back("an output of zeros matches the reference's output within tolerance");
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    if (!at::isFloatingType(inputs[i].scalar_type()) || (i < specs_->size() && (*specs_)[i].fill == Fill::keep)) continue;
+    if (!at::isFloatingType(inputs[i].scalar_type()) || (i < specs_->size() && (*specs_)[i].fill == Fill::keep))
+      continue;
     const std::string name = "get_inputs()[" + std::to_string(i) + "]";
     std::vector<at::Tensor> redrawn = inputs;
     redrawn[i] = (*other)[i];
@@ -128,8 +132,9 @@ Result<bool> Judge::probe_input_dependence(py::module_& helper, py::object& refe
       return Error{"the reference failed: " + embed::error_text(e)};
     }
     if (compare_outputs(expected, reference_redrawn, tolerance, task_.contract, task_.quantization).ok)
-      report_.reference_notes.push_back("reference-independent-of-input: the reference's output stays within tolerance when " +
-                                        name + " is drawn afresh");
+      report_.reference_notes.push_back(
+          "reference-independent-of-input: the reference's output stays within tolerance when " + name +
+          " is drawn afresh");
     if (reference_poisoned.sizes() == expected.sizes() && at::equal(reference_poisoned, expected)) continue;
     at::Tensor poisoned_out;
     Answer answer = call_candidate(poisoned, slots, poisoned_out);
@@ -138,15 +143,17 @@ Result<bool> Judge::probe_input_dependence(py::module_& helper, py::object& refe
     if (!answer.ok) return ended_by(result, answer);
     if (poisoned_out.sizes() == plain_out.sizes() && at::equal(poisoned_out, plain_out)) {
       result.verdict = Verdict::fail;
-      result.reason = Reason{"ignores-input", "with " + name + " all NaN the output is exactly what it was, while the "
-                                              "reference's output changes: the submission never reads that input"};
+      result.reason = Reason{"ignores-input", "with " + name +
+                                                  " all NaN the output is exactly what it was, while the "
+                                                  "reference's output changes: the submission never reads that input"};
       return true;
     }
   }
   return true;
 }
 
-Status Judge::finish_with(const Answer& answer, std::size_t shape_index, bool hidden, const ShapeSet& shapes, DType dtype) {
+Status Judge::finish_with(const Answer& answer, std::size_t shape_index, bool hidden, const ShapeSet& shapes,
+                          DType dtype) {
   CaseResult result;
   result.shape_index = shape_index;
   result.hidden_shape = hidden;
@@ -181,14 +188,16 @@ Status Judge::settle_contract(py::module_& helper, py::object& reference, const 
 
 // One get_inputs() call under a secret seed, on the run's device, floating tensors in the run's dtype.
 std::vector<at::Tensor> Judge::draw_structure(py::module_& helper, py::object& reference, DType dtype) {
-  py::list structure_list = helper.attr("input_structure")(reference, secret_u64() >> 1, std::string(dtype_name(dtype)), options_.device);
+  py::list structure_list =
+      helper.attr("input_structure")(reference, secret_u64() >> 1, std::string(dtype_name(dtype)), options_.device);
   std::vector<at::Tensor> structure;
   for (auto item : structure_list) structure.push_back(embed::unwrap(item));
   return structure;
 }
 
 // Fresh inputs: get_inputs()'s structure under a secret seed, values drawn from the distribution.
-Result<std::vector<at::Tensor>> Judge::make_inputs(py::module_& helper, py::object& reference, DType dtype, Distribution distribution) {
+Result<std::vector<at::Tensor>> Judge::make_inputs(py::module_& helper, py::object& reference, DType dtype,
+                                                   Distribution distribution) {
   try {
     const std::vector<at::Tensor> structure = draw_structure(helper, reference, dtype);
     InputOptions input_options = options_.input_options;
@@ -200,7 +209,7 @@ Result<std::vector<at::Tensor>> Judge::make_inputs(py::module_& helper, py::obje
 }
 
 Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::object& model, CaseResult& result,
-                      bool check_determinism, CallMeasure* measure) {
+                             bool check_determinism, CallMeasure* measure) {
   std::vector<at::Tensor> inputs;
   at::Tensor expected;
   result.reference_first = (secret_u64() & 1) != 0;
@@ -270,7 +279,8 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
   facts.has_torch_function_override = facts_json.value("has_torch_function_override", true);
   facts.is_contiguous = facts_json.value("is_contiguous", false);
   facts.owns_storage_exactly = facts_json.value("owns_storage_exactly", false);
-  facts.storage = {facts_json.value("storage_begin", std::uintptr_t{0}), facts_json.value("storage_end", std::uintptr_t{0})};
+  facts.storage = {facts_json.value("storage_begin", std::uintptr_t{0}),
+                   facts_json.value("storage_end", std::uintptr_t{0})};
   // Aliasing first: a view of an input is also not plain, and aliasing is the more precise reason.
   std::vector<StorageRange> input_ranges;
   for (const auto& r : body.value("input_ranges", json::array()))
@@ -333,11 +343,14 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     // The previous call's output again, for new inputs: a cached result (T11-T13), not arithmetic.
     if (previous_output_.defined() && previous_output_.sizes() == output.sizes() &&
         previous_output_.scalar_type() == output.scalar_type() && at::equal(previous_output_, output))
-      return fail({"stale-output", "the output equals the previous call's output for different inputs (" + compared.message + ")"});
+      return fail({"stale-output",
+                   "the output equals the previous call's output for different inputs (" + compared.message + ")"});
     // A candidate that kept its own parameters computes with values the reference no longer has.
     if (!not_copied_.empty())
-      return fail({compared.reason_id, compared.message + " (the reference's parameters were redrawn under the secret seed; the "
-                                                          "candidate kept its own: " + not_copied_ + ")"});
+      return fail({compared.reason_id, compared.message +
+                                           " (the reference's parameters were redrawn under the secret seed; the "
+                                           "candidate kept its own: " +
+                                           not_copied_ + ")"});
     return fail({compared.reason_id, compared.message});
   }
   previous_output_ = output;

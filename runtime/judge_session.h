@@ -111,15 +111,18 @@ class Judge {
   void serve_compile(const json& request);
   Answer call_candidate(const std::vector<at::Tensor>& inputs, std::vector<TensorSlot>& slots, at::Tensor& output,
                         bool probe = false);
-  Answer build_models(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype, py::object& model);
+  Answer build_models(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype,
+                      py::object& model);
 
   // judge_cases.cpp: inputs, one case, and the input-dependence probe.
   at::Tensor reference_output(py::module_& helper, py::object& model, const std::vector<at::Tensor>& inputs);
-  Result<bool> probe_input_dependence(py::module_& helper, py::object& reference, py::object& model, CaseResult& result);
+  Result<bool> probe_input_dependence(py::module_& helper, py::object& reference, py::object& model,
+                                      CaseResult& result);
   Status finish_with(const Answer& answer, std::size_t shape_index, bool hidden, const ShapeSet& shapes, DType dtype);
   Status settle_contract(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype);
   std::vector<at::Tensor> draw_structure(py::module_& helper, py::object& reference, DType dtype);
-  Result<std::vector<at::Tensor>> make_inputs(py::module_& helper, py::object& reference, DType dtype, Distribution distribution);
+  Result<std::vector<at::Tensor>> make_inputs(py::module_& helper, py::object& reference, DType dtype,
+                                              Distribution distribution);
   Result<bool> run_case(py::module_& helper, py::object& reference, py::object& model, CaseResult& result,
                         bool check_determinism, CallMeasure* measure = nullptr);
 
@@ -129,7 +132,8 @@ class Judge {
   std::optional<PeaksForRun> device_peaks_for_run(py::module_& helper, const std::string& compute_peak);
   Result<TimedCall> time_reference(py::module_& helper, py::object& model, py::list& clones, at::Tensor& expected);
 #if KGATE_HAVE_CUDA
-  Result<TimedSeries> time_compiled_reference(py::module_& helper, py::object& reference, py::object& model, DType dtype);
+  Result<TimedSeries> time_compiled_reference(py::module_& helper, py::object& reference, py::object& model,
+                                              DType dtype);
   std::unique_ptr<cuda::GpuTimer> reference_timer_;
 #endif
 
@@ -140,10 +144,10 @@ class Judge {
   CompileCache& cache_;
   at::Tensor arena_;
   std::string cuda_arena_handle_;
-  at::Tensor previous_output_;  // the last passing output, for the stale-output check
-  std::vector<std::string> kernels_;  // the submission's own kernel names (static facts)
+  at::Tensor previous_output_;                            // the last passing output, for the stale-output check
+  std::vector<std::string> kernels_;                      // the submission's own kernel names (static facts)
   std::map<ShapeSet, std::vector<InputSpec>> contracts_;  // inferred input contracts per shape set
-  const std::vector<InputSpec>* specs_ = &task_.inputs;  // the contract of the shape set being run
+  const std::vector<InputSpec>* specs_ = &task_.inputs;   // the contract of the shape set being run
   std::size_t expected_output_bytes_ = 0;                 // the reference's largest output (0: unknown)
   PhaseClock* clock_ = nullptr;
   std::string not_copied_;  // why the last build's redrawn parameters did not reach the candidate (empty: they did)

@@ -48,7 +48,8 @@ ShapeSet Judge::timing_shape(DType dtype) const {
     };
     return std::make_pair(value(task_.bytes), value(task_.flops));
   };
-  return *std::max_element(sets.begin(), sets.end(), [&](const ShapeSet& a, const ShapeSet& b) { return work(a) < work(b); });
+  return *std::max_element(sets.begin(), sets.end(),
+                           [&](const ShapeSet& a, const ShapeSet& b) { return work(a) < work(b); });
 }
 
 // The timing phase (GPU runs whose every case passed): the overhead of an empty call, a random number
@@ -118,12 +119,14 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
   }
   if (Status s = summarize_series(timing.candidate); !s) return s;
   if (Status s = summarize_series(timing.reference); !s) return s;
-  timing.speedup = timing.candidate.synced.median > 0 ? timing.reference.synced.median / timing.candidate.synced.median : 0.0;
+  timing.speedup =
+      timing.candidate.synced.median > 0 ? timing.reference.synced.median / timing.candidate.synced.median : 0.0;
   if (options_.compare_compile) {
     auto compiled = time_compiled_reference(helper, reference, model, dtype);
     if (!compiled) return Error{compiled.error()};
     timing.compiled = std::move(*compiled);
-    if (timing.candidate.synced.median > 0) timing.speedup_vs_compile = timing.compiled->synced.median / timing.candidate.synced.median;
+    if (timing.candidate.synced.median > 0)
+      timing.speedup_vs_compile = timing.compiled->synced.median / timing.candidate.synced.median;
   }
   timing.kernels = summarize_kernels(traced, kernels_);
   timing.own_kernel_share = candidate_time_share(timing.kernels);
@@ -139,7 +142,8 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
         timing.peaks = peaks->roofline;
         floor_peaks = peaks->floor;
         timing.peaks_source = peaks->source;
-        if (auto point = roofline(timing.flops, timing.bytes, timing.candidate.synced.median, timing.peaks)) timing.roofline = *point;
+        if (auto point = roofline(timing.flops, timing.bytes, timing.candidate.synced.median, timing.peaks))
+          timing.roofline = *point;
       }
     }
   }
@@ -152,7 +156,8 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
   if (timing.roofline)
     if (auto reason = check_physics_floor(timing.flops, timing.bytes, timing.candidate.synced.median, floor_peaks))
       return fail_case(Verdict::fail, *reason);
-  if (auto reason = check_kernel_policy(task_.policy, timing.kernels, timing.own_kernel_share)) return fail_case(Verdict::fail, *reason);
+  if (auto reason = check_kernel_policy(task_.policy, timing.kernels, timing.own_kernel_share))
+    return fail_case(Verdict::fail, *reason);
   return Status::ok();
 #else
   (void)helper;
@@ -166,10 +171,14 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
 std::string Judge::compute_peak_for(DType dtype, const std::string& category) {
   if (category == "Quantization") return "matmul_int8";
   switch (dtype) {
-    case DType::fp16: return "matmul_fp16";
-    case DType::bf16: return "matmul_bf16";
-    case DType::int8: return "matmul_int8";
-    case DType::fp32: break;
+    case DType::fp16:
+      return "matmul_fp16";
+    case DType::bf16:
+      return "matmul_bf16";
+    case DType::int8:
+      return "matmul_int8";
+    case DType::fp32:
+      break;
   }
   return "fp32_fma";
 }
@@ -186,8 +195,10 @@ std::optional<PeaksForRun> Judge::device_peaks_for_run(py::module_& helper, cons
   CalibrationCache cache;
   std::string problem;
   if (const auto path = default_calibration_path(); !path.empty()) {
-    if (auto read = read_calibration_cache(path)) cache = std::move(*read);
-    else problem = read.error();
+    if (auto read = read_calibration_cache(path))
+      cache = std::move(*read);
+    else
+      problem = read.error();
   }
   auto peaks = peaks_for_run(cache, gpu, compute_peak);
   if (peaks && !problem.empty()) peaks->source += " (calibration cache not used: " + problem + ")";
@@ -196,7 +207,8 @@ std::optional<PeaksForRun> Judge::device_peaks_for_run(py::module_& helper, cons
 
 #if KGATE_HAVE_CUDA
 // The reference's forward, timed the way the worker times the candidate's.
-Result<TimedCall> Judge::time_reference(py::module_& helper, py::object& model, py::list& clones, at::Tensor& expected) {
+Result<TimedCall> Judge::time_reference(py::module_& helper, py::object& model, py::list& clones,
+                                        at::Tensor& expected) {
   if (!reference_timer_) {
     auto timer = cuda::GpuTimer::create();
     if (!timer) return Error{"reference timer: " + timer.error()};
@@ -213,7 +225,8 @@ Result<TimedCall> Judge::time_reference(py::module_& helper, py::object& model, 
 }
 
 // torch.compile of the reference at the timed shape, on fresh inputs, after its own warm-up.
-Result<TimedSeries> Judge::time_compiled_reference(py::module_& helper, py::object& reference, py::object& model, DType dtype) {
+Result<TimedSeries> Judge::time_compiled_reference(py::module_& helper, py::object& reference, py::object& model,
+                                                   DType dtype) {
   TimedSeries series;
   try {
     py::object compiled = helper.attr("compile_model")(model);

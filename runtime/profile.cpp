@@ -64,13 +64,20 @@ constexpr std::array kLibraryPatterns{
 
 std::string_view kernel_origin_name(KernelOrigin origin) {
   switch (origin) {
-    case KernelOrigin::candidate: return "candidate";
-    case KernelOrigin::aten: return "aten";
-    case KernelOrigin::cublas: return "cublas";
-    case KernelOrigin::cudnn: return "cudnn";
-    case KernelOrigin::cutlass: return "cutlass";
-    case KernelOrigin::triton_generated: return "triton-generated";
-    case KernelOrigin::unknown: return "unknown";
+    case KernelOrigin::candidate:
+      return "candidate";
+    case KernelOrigin::aten:
+      return "aten";
+    case KernelOrigin::cublas:
+      return "cublas";
+    case KernelOrigin::cudnn:
+      return "cudnn";
+    case KernelOrigin::cutlass:
+      return "cutlass";
+    case KernelOrigin::triton_generated:
+      return "triton-generated";
+    case KernelOrigin::unknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -113,7 +120,8 @@ std::string kernel_base_name(std::string_view demangled) {
 KernelOrigin classify_kernel(std::string_view name, const std::vector<std::string>& candidate_names) {
   const std::string full = demangle(name);
   const std::string base = kernel_base_name(full);
-  const std::string_view last = std::string_view(base).substr(base.rfind("::") == std::string::npos ? 0 : base.rfind("::") + 2);
+  const std::string_view last =
+      std::string_view(base).substr(base.rfind("::") == std::string::npos ? 0 : base.rfind("::") + 2);
   for (const auto& own : candidate_names) {
     if (own == name || own == full || own == base || own == last) return KernelOrigin::candidate;
   }
@@ -161,8 +169,8 @@ const std::vector<double>& fast_p_thresholds() {
 
 double fast_p(const std::vector<TaskOutcome>& outcomes, double p) {
   if (outcomes.empty()) return 0.0;
-  const auto hits = std::count_if(outcomes.begin(), outcomes.end(),
-                                  [p](const TaskOutcome& o) { return o.correct && o.speedup > p; });
+  const auto hits =
+      std::count_if(outcomes.begin(), outcomes.end(), [p](const TaskOutcome& o) { return o.correct && o.speedup > p; });
   return static_cast<double>(hits) / static_cast<double>(outcomes.size());
 }
 

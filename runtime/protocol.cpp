@@ -73,7 +73,8 @@ MessageRead read_message(int fd, int timeout_ms) {
     result.kind = rc == -1 ? MessageRead::Kind::timeout : MessageRead::Kind::closed;
     return result;
   }
-  const std::uint32_t n = header[0] | (header[1] << 8) | (header[2] << 16) | (static_cast<std::uint32_t>(header[3]) << 24);
+  const std::uint32_t n =
+      header[0] | (header[1] << 8) | (header[2] << 16) | (static_cast<std::uint32_t>(header[3]) << 24);
   if (n > kMaxMessageBytes) {
     result.kind = MessageRead::Kind::malformed;
     result.error = "message length " + std::to_string(n) + " over the limit";

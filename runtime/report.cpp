@@ -28,8 +28,11 @@ json to_json(const RunReport& report) {
               {"verdict", std::string(verdict_name(c.verdict))},
               {"timed", c.timed},
               {"matched_fp32_reference", c.matched_fp32_reference},
-              {"errors", {{"max_abs", c.max_abs_err}, {"max_rel", c.max_rel_err}, {"norm_ratio", c.norm_err_ratio},
-                          {"mismatches", c.mismatches}}}};
+              {"errors",
+               {{"max_abs", c.max_abs_err},
+                {"max_rel", c.max_rel_err},
+                {"norm_ratio", c.norm_err_ratio},
+                {"mismatches", c.mismatches}}}};
     if (c.reason) item["reason"] = {{"id", c.reason->id}, {"message", c.reason->message}};
     cases.push_back(std::move(item));
   }
@@ -39,18 +42,18 @@ json to_json(const RunReport& report) {
   for (const auto& c : report.compiles)
     compiles.push_back({{"name", c.name}, {"key", c.key}, {"hit", c.hit}, {"ms", c.milliseconds}, {"error", c.error}});
   json out{{"profile", report.profile},
-          {"task", report.task},
-          {"category", report.category},
-          {"submission", report.submission},
-          {"device", report.device},
-          {"verdict", std::string(verdict_name(report.verdict))},
-          {"reasons", reasons},
-          {"cases", cases},
-          {"sandbox", to_json(report.sandbox)},
-          {"compile_cache", compiles},
-          {"worker_end", report.worker_end},
-          {"ran_alone", report.ran_alone},
-          {"seconds", report.seconds}};
+           {"task", report.task},
+           {"category", report.category},
+           {"submission", report.submission},
+           {"device", report.device},
+           {"verdict", std::string(verdict_name(report.verdict))},
+           {"reasons", reasons},
+           {"cases", cases},
+           {"sandbox", to_json(report.sandbox)},
+           {"compile_cache", compiles},
+           {"worker_end", report.worker_end},
+           {"ran_alone", report.ran_alone},
+           {"seconds", report.seconds}};
   json inputs = json::array();
   for (const auto& spec : report.inputs) {
     json item{{"name", spec.name}, {"fill", spec.fill ? std::string(fill_name(*spec.fill)) : "random"}};
@@ -83,12 +86,13 @@ void write_text(std::ostream& out, const RunReport& report) {
   std::size_t passed = 0;
   for (const auto& c : report.cases) passed += c.verdict == Verdict::pass;
   out << report.submission << ": " << verdict_name(report.verdict) << " (task " << report.task << ", " << report.device
-      << ", " << report.profile << " profile, " << passed << "/" << report.cases.size() << " cases passed, " << std::fixed << std::setprecision(1)
-      << report.seconds << " s)\n";
+      << ", " << report.profile << " profile, " << passed << "/" << report.cases.size() << " cases passed, "
+      << std::fixed << std::setprecision(1) << report.seconds << " s)\n";
   for (const auto& r : report.reasons) out << "  " << r.id << ": " << r.message << "\n";
   if (report.ran_alone) out << "  ran again with the GPU to itself after running out of memory\n";
   for (const auto& spec : report.inputs)
-    if (!spec.inferred.empty() || spec.fill || spec.pattern) out << "  input " << spec.name << ": " << describe(spec) << "\n";
+    if (!spec.inferred.empty() || spec.fill || spec.pattern)
+      out << "  input " << spec.name << ": " << describe(spec) << "\n";
   for (const auto& set : report.derived_hidden_shapes) {
     out << "  hidden shapes (from the reference's globals):";
     for (const auto& [name, value] : set) out << " " << name << "=" << value;
@@ -96,30 +100,34 @@ void write_text(std::ostream& out, const RunReport& report) {
   }
   for (const auto& note : report.reference_notes) out << "  reference: " << note << "\n";
   if (!report.parameter_redraw.empty()) out << "  parameters: " << report.parameter_redraw << "\n";
-  for (const auto& s : report.skipped) out << "  skipped " << distribution_name(s.distribution) << ": " << s.reason << "\n";
+  for (const auto& s : report.skipped)
+    out << "  skipped " << distribution_name(s.distribution) << ": " << s.reason << "\n";
   out << "  sandbox: " << report.sandbox.mode;
-  if (report.sandbox.landlock_abi) out << " (Landlock ABI " << report.sandbox.landlock_abi << ", seccomp)";
-  else if (report.sandbox.seccomp) out << " (seccomp only: Landlock is unavailable on this kernel)";
+  if (report.sandbox.landlock_abi)
+    out << " (Landlock ABI " << report.sandbox.landlock_abi << ", seccomp)";
+  else if (report.sandbox.seccomp)
+    out << " (seccomp only: Landlock is unavailable on this kernel)";
   out << "\n";
   for (const auto& c : report.compiles)
-    out << "  compile " << c.name << ": " << (c.hit ? "cache hit" : "built") << " in " << std::setprecision(1) << c.milliseconds
-        << " ms" << (c.error.empty() ? "" : " (" + c.error + ")") << "\n";
+    out << "  compile " << c.name << ": " << (c.hit ? "cache hit" : "built") << " in " << std::setprecision(1)
+        << c.milliseconds << " ms" << (c.error.empty() ? "" : " (" + c.error + ")") << "\n";
   if (report.timing) {
     const TimingReport& t = *report.timing;
     out << std::setprecision(1) << "  timing (" << t.candidate.calls.size() << " calls after " << t.warmup_calls
         << " warm-up, " << t.dtype << "): candidate median " << t.candidate.synced.median * 1e6 << " us (IQR "
-        << t.candidate.synced.iqr * 1e6 << ", CV " << std::setprecision(3) << t.candidate.synced.cv << std::setprecision(1)
-        << "), eager PyTorch " << t.reference.synced.median * 1e6 << " us, speedup " << std::setprecision(2) << t.speedup << "x";
+        << t.candidate.synced.iqr * 1e6 << ", CV " << std::setprecision(3) << t.candidate.synced.cv
+        << std::setprecision(1) << "), eager PyTorch " << t.reference.synced.median * 1e6 << " us, speedup "
+        << std::setprecision(2) << t.speedup << "x";
     if (t.speedup_vs_compile) out << ", vs torch.compile " << *t.speedup_vs_compile << "x";
     out << "\n  kernels: own " << std::setprecision(1) << t.own_kernel_share * 100 << "% of kernel time";
     for (std::size_t i = 0; i < t.kernels.size() && i < 5; ++i)
-      out << (i ? "; " : ": ") << kernel_origin_name(t.kernels[i].origin) << " " << kernel_base_name(t.kernels[i].name) << " x"
-          << t.kernels[i].launches;
+      out << (i ? "; " : ": ") << kernel_origin_name(t.kernels[i].origin) << " " << kernel_base_name(t.kernels[i].name)
+          << " x" << t.kernels[i].launches;
     out << "\n";
     if (t.roofline)
-      out << std::setprecision(3) << "  roofline (" << t.peaks_source << " peaks, " << t.compute_peak << "): MFU " << t.roofline->mfu
-          << ", IOU " << t.roofline->iou << ", " << (t.roofline->memory_bound ? "memory" : "compute") << "-bound, floor "
-          << t.roofline->floor_seconds * 1e6 << " us\n";
+      out << std::setprecision(3) << "  roofline (" << t.peaks_source << " peaks, " << t.compute_peak << "): MFU "
+          << t.roofline->mfu << ", IOU " << t.roofline->iou << ", " << (t.roofline->memory_bound ? "memory" : "compute")
+          << "-bound, floor " << t.roofline->floor_seconds * 1e6 << " us\n";
   }
   if (!report.phases.empty()) {
     out << "  phases:" << std::setprecision(2);

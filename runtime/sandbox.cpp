@@ -30,9 +30,32 @@ namespace {
 // Syscalls that end the worker with a sandbox-violation verdict.
 constexpr const char* kProcessStarters[] = {"execve", "execveat", "fork", "vfork"};
 constexpr const char* kTrapped[] = {
-    "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "ptrace", "process_vm_readv", "process_vm_writev",
-    "mount", "umount2", "unshare", "setns", "chroot", "pivot_root", "bpf", "userfaultfd", "keyctl", "add_key",
-    "request_key", "open_by_handle_at", "io_uring_setup", "kexec_load", "init_module", "finit_module",
+    "socket",
+    "socketpair",
+    "connect",
+    "bind",
+    "listen",
+    "accept",
+    "accept4",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "mount",
+    "umount2",
+    "unshare",
+    "setns",
+    "chroot",
+    "pivot_root",
+    "bpf",
+    "userfaultfd",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "open_by_handle_at",
+    "io_uring_setup",
+    "kexec_load",
+    "init_module",
+    "finit_module",
 };
 
 // Names of the trapped syscalls by number, filled before the filter is loaded (the handler may not allocate).
@@ -143,9 +166,9 @@ struct LandlockRulesetAttr {
   std::uint64_t handled_access_net;  // ABI 4
   std::uint64_t scoped;              // ABI 6
 };
-constexpr std::uint64_t kFsTruncate = 1ULL << 14;       // ABI 3
-constexpr std::uint64_t kNetBindTcp = 1ULL << 0;        // ABI 4
-constexpr std::uint64_t kNetConnectTcp = 1ULL << 1;     // ABI 4
+constexpr std::uint64_t kFsTruncate = 1ULL << 14;        // ABI 3
+constexpr std::uint64_t kNetBindTcp = 1ULL << 0;         // ABI 4
+constexpr std::uint64_t kNetConnectTcp = 1ULL << 1;      // ABI 4
 constexpr std::uint64_t kScopeAbstractUnix = 1ULL << 0;  // ABI 6
 constexpr std::uint64_t kScopeSignal = 1ULL << 1;        // ABI 6
 
@@ -222,7 +245,8 @@ Status apply_limits(const WorkerLimits& limits) {
     ::getrlimit(resource, &current);
     rlimit wanted{value, value};
     if (current.rlim_max != RLIM_INFINITY && current.rlim_max < value) wanted = {current.rlim_max, current.rlim_max};
-    if (::setrlimit(resource, &wanted) != 0) return Error{std::string("setrlimit ") + name + ": " + std::strerror(errno)};
+    if (::setrlimit(resource, &wanted) != 0)
+      return Error{std::string("setrlimit ") + name + ": " + std::strerror(errno)};
     return Status::ok();
   };
   if (auto s = set(RLIMIT_CORE, 0, "CORE"); !s) return s;
@@ -258,7 +282,8 @@ Result<int> restrict_filesystem(const std::filesystem::path& private_dir, const 
   std::vector<std::filesystem::path> devices{"/dev/null"};
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/dev", ec))
-    if (entry.path().filename().string().rfind("nvidia", 0) == 0 && entry.is_character_file(ec)) devices.push_back(entry.path());
+    if (entry.path().filename().string().rfind("nvidia", 0) == 0 && entry.is_character_file(ec))
+      devices.push_back(entry.path());
   for (const auto& device : devices)
     if (status) status = allow_path(ruleset, device, LANDLOCK_ACCESS_FS_WRITE_FILE);
   // CUDA: the driver opens more than the /dev/nvidia* nodes read-write (nvidia-caps/, dri/), and torch's
@@ -284,7 +309,8 @@ Status install_syscall_filter(int control_fd, bool allow_exec) {
   action.sa_sigaction = on_sigsys;
   action.sa_flags = SA_SIGINFO;
   sigemptyset(&action.sa_mask);
-  if (::sigaction(SIGSYS, &action, nullptr) != 0) return Error{std::string("sigaction SIGSYS: ") + std::strerror(errno)};
+  if (::sigaction(SIGSYS, &action, nullptr) != 0)
+    return Error{std::string("sigaction SIGSYS: ") + std::strerror(errno)};
   sigset_t sigsys;
   sigemptyset(&sigsys);
   sigaddset(&sigsys, SIGSYS);
@@ -321,7 +347,8 @@ Status install_syscall_filter(int control_fd, bool allow_exec) {
     const auto [image_begin, image_end] = executable_image();
     if (image_end > image_begin) {
       const std::uintptr_t below = std::uintptr_t{2} << 20;
-      for (const auto& [nr, name] : {std::pair{SYS_mprotect, "mprotect"}, std::pair{SYS_pkey_mprotect, "pkey_mprotect"}}) {
+      for (const auto& [nr, name] :
+           {std::pair{SYS_mprotect, "mprotect"}, std::pair{SYS_pkey_mprotect, "pkey_mprotect"}}) {
         g_names[nr] = name;
         for (const auto& [base, size] : aligned_blocks(image_begin > below ? image_begin - below : 0, image_end))
           if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 1, SCMP_A0(SCMP_CMP_MASKED_EQ, ~(size - 1), base));

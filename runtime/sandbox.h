@@ -15,18 +15,18 @@
 namespace kgate::runtime {
 
 struct WorkerLimits {
-  std::uint64_t cpu_seconds = 600;      // RLIMIT_CPU
+  std::uint64_t cpu_seconds = 600;       // RLIMIT_CPU
   std::uint64_t file_bytes = 64u << 20;  // RLIMIT_FSIZE
-  std::uint64_t processes = 4096;       // RLIMIT_NPROC (threads count; root is exempt); 0 leaves it
-  std::uint64_t address_space = 0;      // RLIMIT_AS; 0 leaves it (CUDA reserves huge virtual ranges)
+  std::uint64_t processes = 4096;        // RLIMIT_NPROC (threads count; root is exempt); 0 leaves it
+  std::uint64_t address_space = 0;       // RLIMIT_AS; 0 leaves it (CUDA reserves huge virtual ranges)
 };
 
 // What the sandbox could enforce on this kernel; it goes into the verdict JSON.
 struct SandboxState {
   bool seccomp = false;
-  int landlock_abi = 0;        // 0: Landlock unavailable, the weaker mode (seccomp and rlimits only)
+  int landlock_abi = 0;       // 0: Landlock unavailable, the weaker mode (seccomp and rlimits only)
   std::string mode = "none";  // "full", "no-landlock" or "none" (--no-sandbox, for debugging only)
-  bool jit_exec = false;       // the Triton toolchain may be executed (CUDA runs with Landlock)
+  bool jit_exec = false;      // the Triton toolchain may be executed (CUDA runs with Landlock)
 };
 nlohmann::json to_json(const SandboxState&);
 SandboxState sandbox_state_from_json(const nlohmann::json&);

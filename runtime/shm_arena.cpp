@@ -18,9 +18,15 @@ struct NamedType {
   const char* name;
   at::ScalarType type;
 };
-constexpr std::array<NamedType, 10> kTypes{{{"float32", at::kFloat}, {"float16", at::kHalf}, {"bfloat16", at::kBFloat16},
-                                            {"float64", at::kDouble}, {"int64", at::kLong}, {"int32", at::kInt},
-                                            {"int16", at::kShort}, {"int8", at::kChar}, {"uint8", at::kByte},
+constexpr std::array<NamedType, 10> kTypes{{{"float32", at::kFloat},
+                                            {"float16", at::kHalf},
+                                            {"bfloat16", at::kBFloat16},
+                                            {"float64", at::kDouble},
+                                            {"int64", at::kLong},
+                                            {"int32", at::kInt},
+                                            {"int16", at::kShort},
+                                            {"int8", at::kChar},
+                                            {"uint8", at::kByte},
                                             {"bool", at::kBool}}};
 
 }  // namespace
@@ -46,7 +52,8 @@ Result<MemfdArena> MemfdArena::attach(int fd, std::size_t bytes) {
 }
 
 Status MemfdArena::resize(std::size_t bytes) {
-  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) return Error{std::string("ftruncate arena: ") + std::strerror(errno)};
+  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0)
+    return Error{std::string("ftruncate arena: ") + std::strerror(errno)};
   if (data_) ::munmap(data_, size_);
   data_ = nullptr;
   size_ = 0;
@@ -59,7 +66,9 @@ Status MemfdArena::resize(std::size_t bytes) {
 }
 
 MemfdArena::MemfdArena(MemfdArena&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    : fd_(std::exchange(other.fd_, -1)),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)) {}
 
 MemfdArena::~MemfdArena() {
   if (data_) ::munmap(data_, size_);

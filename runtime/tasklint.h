@@ -18,10 +18,10 @@
 namespace kgate::runtime {
 
 // Check ids, as printed and in JSON.
-inline constexpr const char* kLintManifest = "manifest";              // load/schema/formula errors
-inline constexpr const char* kLintPolicy = "policy";                  // policy.category names no policy file
-inline constexpr const char* kLintSymbols = "symbols";                // a shape symbol is not an int global
-inline constexpr const char* kLintReference = "reference";            // the reference fails to import or run
+inline constexpr const char* kLintManifest = "manifest";    // load/schema/formula errors
+inline constexpr const char* kLintPolicy = "policy";        // policy.category names no policy file
+inline constexpr const char* kLintSymbols = "symbols";      // a shape symbol is not an int global
+inline constexpr const char* kLintReference = "reference";  // the reference fails to import or run
 inline constexpr const char* kLintNondeterministic = "nondeterministic";
 inline constexpr const char* kLintConstantOutput = "constant-output";  // M5
 inline constexpr const char* kLintBelowTolerance = "below-tolerance";  // M4
@@ -68,6 +68,7 @@ Result<std::vector<std::filesystem::path>> lint_targets(const std::vector<std::f
 
 // Lints each task: manifest, then the reference on every public shape set. An error only when the
 // embedded interpreter cannot start; a broken task is a finding.
-Result<std::vector<TaskLint>> lint_tasks(const std::vector<std::filesystem::path>& task_dirs, const LintOptions& options);
+Result<std::vector<TaskLint>> lint_tasks(const std::vector<std::filesystem::path>& task_dirs,
+                                         const LintOptions& options);
 
 }  // namespace kgate::runtime

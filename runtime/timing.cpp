@@ -5,7 +5,7 @@ namespace kgate::runtime {
 namespace {
 
 nlohmann::json summary_json(const SampleSummary& s) {
-  return {{"count", s.count}, {"median_s", s.median}, {"q1_s", s.q1}, {"q3_s", s.q3}, {"iqr_s", s.iqr},
+  return {{"count", s.count}, {"median_s", s.median}, {"q1_s", s.q1},   {"q3_s", s.q3},    {"iqr_s", s.iqr},
           {"cv", s.cv},       {"min_s", s.min},       {"max_s", s.max}, {"mean_s", s.mean}};
 }
 
@@ -18,7 +18,9 @@ nlohmann::json series_json(const TimedSeries& series) {
 nlohmann::json to_json(const TimingReport& t) {
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : t.kernels)
-    kernels.push_back({{"name", k.name}, {"origin", std::string(kernel_origin_name(k.origin))}, {"launches", k.launches},
+    kernels.push_back({{"name", k.name},
+                       {"origin", std::string(kernel_origin_name(k.origin))},
+                       {"launches", k.launches},
                        {"seconds", k.seconds}});
   nlohmann::json shapes = nlohmann::json::object();
   for (const auto& [name, value] : t.shapes) shapes[name] = value;

@@ -30,11 +30,11 @@ struct TimedSeries {
 };
 
 struct TimingReport {
-  ShapeSet shapes;     // the shape set timed: the task's largest by its byte formula (public or hidden)
-  std::string dtype;            // the dtype timed (the task's first)
-  int warmup_calls = 0;         // drawn at random per run (T9)
+  ShapeSet shapes;       // the shape set timed: the task's largest by its byte formula (public or hidden)
+  std::string dtype;     // the dtype timed (the task's first)
+  int warmup_calls = 0;  // drawn at random per run (T9)
   TimedSeries candidate;
-  TimedSeries reference;  // eager PyTorch, same inputs, same method
+  TimedSeries reference;                // eager PyTorch, same inputs, same method
   std::optional<TimedSeries> compiled;  // torch.compile of the reference, when asked for
   double speedup = 0.0;                 // reference median / candidate median (synced)
   std::optional<double> speedup_vs_compile;

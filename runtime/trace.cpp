@@ -66,11 +66,16 @@ Trace records_after(const Trace& trace, std::uint64_t cut_ns) {
 
 std::string_view memory_op_name(MemoryOp op) {
   switch (op) {
-    case MemoryOp::memcpy_htod: return "htod";
-    case MemoryOp::memcpy_dtoh: return "dtoh";
-    case MemoryOp::memcpy_dtod: return "dtod";
-    case MemoryOp::memcpy_other: return "memcpy";
-    case MemoryOp::memset: return "memset";
+    case MemoryOp::memcpy_htod:
+      return "htod";
+    case MemoryOp::memcpy_dtoh:
+      return "dtoh";
+    case MemoryOp::memcpy_dtod:
+      return "dtod";
+    case MemoryOp::memcpy_other:
+      return "memcpy";
+    case MemoryOp::memset:
+      return "memset";
   }
   return "memcpy";
 }
@@ -78,7 +83,8 @@ std::string_view memory_op_name(MemoryOp op) {
 namespace {
 
 std::optional<MemoryOp> memory_op_from(std::string_view name) {
-  for (MemoryOp op : {MemoryOp::memcpy_htod, MemoryOp::memcpy_dtoh, MemoryOp::memcpy_dtod, MemoryOp::memcpy_other, MemoryOp::memset})
+  for (MemoryOp op :
+       {MemoryOp::memcpy_htod, MemoryOp::memcpy_dtoh, MemoryOp::memcpy_dtod, MemoryOp::memcpy_other, MemoryOp::memset})
     if (memory_op_name(op) == name) return op;
   return std::nullopt;
 }
@@ -89,14 +95,22 @@ nlohmann::json trace_to_json(const Trace& trace, std::size_t max_records) {
   nlohmann::json kernels = nlohmann::json::array();
   for (std::size_t i = 0; i < trace.kernels.size() && i < max_records; ++i) {
     const KernelRecord& k = trace.kernels[i];
-    kernels.push_back({{"name", k.name}, {"grid", k.grid}, {"block", k.block}, {"stream", k.stream},
-                       {"start", k.start_ns}, {"end", k.end_ns}, {"graph", k.graph}});
+    kernels.push_back({{"name", k.name},
+                       {"grid", k.grid},
+                       {"block", k.block},
+                       {"stream", k.stream},
+                       {"start", k.start_ns},
+                       {"end", k.end_ns},
+                       {"graph", k.graph}});
   }
   nlohmann::json memory = nlohmann::json::array();
   for (std::size_t i = 0; i < trace.memory.size() && i < max_records; ++i) {
     const MemoryRecord& m = trace.memory[i];
-    memory.push_back({{"op", std::string(memory_op_name(m.op))}, {"bytes", m.bytes}, {"stream", m.stream},
-                      {"start", m.start_ns}, {"end", m.end_ns}});
+    memory.push_back({{"op", std::string(memory_op_name(m.op))},
+                      {"bytes", m.bytes},
+                      {"stream", m.stream},
+                      {"start", m.start_ns},
+                      {"end", m.end_ns}});
   }
   const std::size_t truncated = (trace.kernels.size() > max_records ? trace.kernels.size() - max_records : 0) +
                                 (trace.memory.size() > max_records ? trace.memory.size() - max_records : 0);

@@ -13,13 +13,20 @@ enum class Verdict { pass, fail, crashed, timeout, sandbox_violation, harness_er
 
 constexpr std::string_view verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::pass: return "pass";
-    case Verdict::fail: return "fail";
-    case Verdict::crashed: return "crashed";
-    case Verdict::timeout: return "timeout";
-    case Verdict::sandbox_violation: return "sandbox-violation";
-    case Verdict::harness_error: return "harness-error";
-    case Verdict::error: return "error";
+    case Verdict::pass:
+      return "pass";
+    case Verdict::fail:
+      return "fail";
+    case Verdict::crashed:
+      return "crashed";
+    case Verdict::timeout:
+      return "timeout";
+    case Verdict::sandbox_violation:
+      return "sandbox-violation";
+    case Verdict::harness_error:
+      return "harness-error";
+    case Verdict::error:
+      return "error";
   }
   return "error";
 }

@@ -77,24 +77,30 @@ class WorkerSession {
  private:
   json load(const json& request) {
     arm_exec_guard();
-    module_ = helper_.attr("import_candidate")(request.at("path").get<std::string>(), request.at("module").get<std::string>());
+    module_ = helper_.attr("import_candidate")(request.at("path").get<std::string>(),
+                                               request.at("module").get<std::string>());
     return {{"op", "loaded"}};
   }
 
   json build(const json& request) {
     if (!module_) return error_message("build", "no candidate loaded");
     model_ = helper_.attr("build")(*module_, request.at("init_seed").get<std::uint64_t>(),
-                                   request.at("init_inputs").get<std::string>(), request.at("dtype").get<std::string>(), device_);
+                                   request.at("init_inputs").get<std::string>(), request.at("dtype").get<std::string>(),
+                                   device_);
     json built{{"op", "built"}};
     if (request.contains("redraw")) {
       const json& redraw = request["redraw"];
-      py::tuple done = helper_.attr("apply_redraw")(*model_, redraw.at("plan").get<std::string>(), redraw.at("seed").get<std::uint64_t>());
+      py::tuple done = helper_.attr("apply_redraw")(*model_, redraw.at("plan").get<std::string>(),
+                                                    redraw.at("seed").get<std::uint64_t>());
       built["redraw"] = {{"copied", done[0].cast<bool>()}, {"how", done[1].cast<std::string>()}};
     }
 #if KGATE_HAVE_CUDA
     // ModelNew's constructor may already have pinned memory in L2 (T15).
     if (timer_) {
-      if (auto l2 = timer_->l2_state()) built["l2"] = {{"persisting_limit", l2->persisting_limit}, {"window_bytes", l2->window_bytes}, {"baseline_limit", l2->baseline_limit}};
+      if (auto l2 = timer_->l2_state())
+        built["l2"] = {{"persisting_limit", l2->persisting_limit},
+                       {"window_bytes", l2->window_bytes},
+                       {"baseline_limit", l2->baseline_limit}};
     }
 #endif
     return built;
@@ -142,7 +148,10 @@ class WorkerSession {
       measured["timing"] = {{"synced_s", timed->synced_s}, {"stream_s", timed->stream_s}, {"wall_s", timed->wall_s}};
       measured["trace"] = trace_to_json(trace);
       measured["trace"]["dropped"] = dropped;
-      if (auto l2 = timer_->l2_state()) measured["l2"] = {{"persisting_limit", l2->persisting_limit}, {"window_bytes", l2->window_bytes}, {"baseline_limit", l2->baseline_limit}};
+      if (auto l2 = timer_->l2_state())
+        measured["l2"] = {{"persisting_limit", l2->persisting_limit},
+                          {"window_bytes", l2->window_bytes},
+                          {"baseline_limit", l2->baseline_limit}};
     }
 #endif
     if (probe) return {{"op", "result"}, {"probe", true}, {"measured", measured}};
@@ -159,16 +168,13 @@ class WorkerSession {
     }
     target->copy_(output);
     if (arena_.is_cuda()) helper_.attr("synchronize_device")();
-    return {{"op", "result"},
-            {"output", slot_to_json(slot)},
-            {"output_device", output.device().str()},
-            {"facts", facts},
-            {"input_ranges", input_ranges},
-            {"measured", measured}};
+    return {{"op", "result"}, {"output", slot_to_json(slot)}, {"output_device", output.device().str()},
+            {"facts", facts}, {"input_ranges", input_ranges}, {"measured", measured}};
   }
 
   json facts_json(const py::object& out) {
-    return json::parse(py::module_::import("json").attr("dumps")(helper_.attr("output_facts")(out)).cast<std::string>());
+    return json::parse(
+        py::module_::import("json").attr("dumps")(helper_.attr("output_facts")(out)).cast<std::string>());
   }
 
   const WorkerOptions& options_;
@@ -218,7 +224,8 @@ int serve(const WorkerOptions& options, SandboxState state, json startup, std::c
     state.seccomp = true;
     state.mode = state.landlock_abi > 0 ? "full" : "no-landlock";
   }
-  if (!write_message(options.control_out, {{"op", "ready"}, {"sandbox", to_json(state)}, {"startup", startup}})) return 3;
+  if (!write_message(options.control_out, {{"op", "ready"}, {"sandbox", to_json(state)}, {"startup", startup}}))
+    return 3;
   for (;;) {
     MessageRead request = read_message(options.control_in, -1);
     if (request.kind != MessageRead::Kind::message) return request.kind == MessageRead::Kind::closed ? 0 : 3;

@@ -19,7 +19,8 @@ namespace {
 
 // Environment variables a worker inherits: library lookup and GPU selection only. Nothing else of the
 // judge's environment (and no seed: seeds never exist outside the judge's memory).
-constexpr const char* kPassedThrough[] = {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME", "NVIDIA_VISIBLE_DEVICES"};
+constexpr const char* kPassedThrough[] = {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
+                                          "NVIDIA_VISIBLE_DEVICES"};
 
 }  // namespace
 
@@ -36,10 +37,21 @@ Result<WorkerProcess> WorkerProcess::spawn(const WorkerSpawn& spec) {
   const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
 
   // Everything the child needs is built before fork: after it, only async-signal-safe calls.
-  std::vector<std::string> args{spec.executable.string(), "--control-in", "3", "--control-out", "4",
-                                "--arena-fd", "5", "--private-dir", spec.private_dir.string(), "--device", spec.device,
-                                "--cpu-seconds", std::to_string(spec.limits.cpu_seconds),
-                                "--address-space", std::to_string(spec.limits.address_space)};
+  std::vector<std::string> args{spec.executable.string(),
+                                "--control-in",
+                                "3",
+                                "--control-out",
+                                "4",
+                                "--arena-fd",
+                                "5",
+                                "--private-dir",
+                                spec.private_dir.string(),
+                                "--device",
+                                spec.device,
+                                "--cpu-seconds",
+                                std::to_string(spec.limits.cpu_seconds),
+                                "--address-space",
+                                std::to_string(spec.limits.address_space)};
   if (!spec.sandbox) args.emplace_back("--no-sandbox");
   std::vector<std::string> env{"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=" + spec.private_dir.string(),
                                "TMPDIR=" + spec.private_dir.string()};
@@ -82,7 +94,7 @@ Result<WorkerProcess> WorkerProcess::spawn(const WorkerSpawn& spec) {
     ::close(from_worker[0]);
     return Error{std::string("fork: ") + std::strerror(fork_errno)};
   }
-  ::setpgid(pid, pid);  // also from the parent, so kill(-pid) works even before the child runs
+  ::setpgid(pid, pid);         // also from the parent, so kill(-pid) works even before the child runs
   ::signal(SIGPIPE, SIG_IGN);  // a dead worker is a verdict, not the judge's death
   return WorkerProcess(pid, to_worker[1], from_worker[0]);
 }

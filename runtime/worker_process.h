@@ -43,7 +43,8 @@ class WorkerProcess {
   bool alive() const { return pid_ > 0; }
 
  private:
-  WorkerProcess(pid_t pid, int to_worker, int from_worker) : pid_(pid), to_worker_(to_worker), from_worker_(from_worker) {}
+  WorkerProcess(pid_t pid, int to_worker, int from_worker)
+      : pid_(pid), to_worker_(to_worker), from_worker_(from_worker) {}
   pid_t pid_ = -1;
   int to_worker_ = -1;
   int from_worker_ = -1;

@@ -20,7 +20,7 @@ namespace kgate::audit {
 
 namespace {
 
-constexpr size_t kContextLines = 2;      // lines shown above and below a finding
+constexpr size_t kContextLines = 2;  // lines shown above and below a finding
 constexpr size_t kMaxExcerptLines = 8;
 constexpr size_t kMaxExcerptLineBytes = 240;
 
@@ -73,12 +73,14 @@ std::optional<std::string> read_within_limit(const std::string& path, uint64_t l
 
 }  // namespace
 
-nlohmann::json make_record(const FileResult& result, const std::string& sha256, const std::string& text, double elapsed_ms) {
+nlohmann::json make_record(const FileResult& result, const std::string& sha256, const std::string& text,
+                           double elapsed_ms) {
   nlohmann::json record = file_to_json(result);
   record["sha256"] = sha256;
   record["suppressed"] = result.suppressed;
   record["elapsed_ms"] = elapsed_ms;
-  const bool binary = std::any_of(result.findings.begin(), result.findings.end(), [](const Diagnostic& d) { return d.rule == "input-binary"; });
+  const bool binary = std::any_of(result.findings.begin(), result.findings.end(),
+                                  [](const Diagnostic& d) { return d.rule == "input-binary"; });
   if (!binary && !text.empty() && !result.findings.empty()) {
     const std::vector<std::string_view> lines = split_lines(text);
     for (size_t i = 0; i < result.findings.size(); ++i) {
@@ -108,12 +110,15 @@ Result<AuditOutcome> run_audit(const std::vector<BatchItem>& items, const AuditO
     if (logged != options.settings) {
       std::string differing;
       for (const auto& [key, value] : options.settings.items())
-        if (!logged.is_object() || !logged.contains(key) || logged[key] != value) differing += (differing.empty() ? "" : ", ") + key;
-      return Error{options.out_dir.string() + " holds an audit made with other settings (" + (differing.empty() ? "unknown" : differing) +
+        if (!logged.is_object() || !logged.contains(key) || logged[key] != value)
+          differing += (differing.empty() ? "" : ", ") + key;
+      return Error{options.out_dir.string() + " holds an audit made with other settings (" +
+                   (differing.empty() ? "unknown" : differing) +
                    "); audit into another --out, or delete it to start over"};
     }
   }
-  if (Status written = write_file_atomically(settings_path, options.settings.dump(2) + "\n"); !written) return Error{written.message()};
+  if (Status written = write_file_atomically(settings_path, options.settings.dump(2) + "\n"); !written)
+    return Error{written.message()};
 
   AuditOutcome outcome;
   outcome.torn_dropped = log->torn_bytes > 0 ? 1 : 0;
@@ -164,7 +169,8 @@ Result<AuditOutcome> run_audit(const std::vector<BatchItem>& items, const AuditO
     std::optional<std::string> text = read_within_limit(item.path, item.context->limits.max_file_bytes);
     FileResult result = text ? analyze_source(item.path, *text, *item.context) : analyze_file(item.path, *item.context);
     const std::string sha256 = text ? sha256_hex(*text) : current.at(item.path);
-    const double elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     nlohmann::json record = make_record(result, sha256, text ? *text : std::string{}, elapsed_ms);
     for (const auto& stage : options.stages) stage(item, result, record);
     slots[index] = std::move(record);

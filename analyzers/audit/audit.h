@@ -19,10 +19,10 @@ namespace kgate::audit {
 using RecordStage = std::function<void(const BatchItem& item, const FileResult& result, nlohmann::json& record)>;
 
 struct AuditOptions {
-  std::filesystem::path out_dir;        // holds results.jsonl (and report.html, written by the caller)
-  unsigned jobs = 0;                    // worker threads (0: one per core)
-  std::vector<RecordStage> stages;      // run in order after the static stage
-  bool progress = false;                // draw the progress bar on stderr
+  std::filesystem::path out_dir;    // holds results.jsonl (and report.html, written by the caller)
+  unsigned jobs = 0;                // worker threads (0: one per core)
+  std::vector<RecordStage> stages;  // run in order after the static stage
+  bool progress = false;            // draw the progress bar on stderr
   // What the records depend on besides each file's content (policy, engine, limits, a hash of the
   // rules, the kgate version). Kept in OUT/audit-settings.json: resuming a log made under other
   // settings is an error, so that old verdicts are never mixed with new ones.
@@ -52,6 +52,7 @@ Result<AuditOutcome> run_audit(const std::vector<BatchItem>& items, const AuditO
 
 // One record: the JSON report's file object (report.h), plus "sha256", "suppressed", "elapsed_ms"
 // and, for each finding, "excerpt": {"first_line", "lines"} from `text` (empty: no excerpts).
-nlohmann::json make_record(const FileResult& result, const std::string& sha256, const std::string& text, double elapsed_ms);
+nlohmann::json make_record(const FileResult& result, const std::string& sha256, const std::string& text,
+                           double elapsed_ms);
 
 }  // namespace kgate::audit

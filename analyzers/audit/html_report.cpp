@@ -64,8 +64,10 @@ document.body.setAttribute('data-ready','1');
 
 std::string num(double value) {
   char buffer[32];
-  if (value == std::floor(value) && std::fabs(value) < 1e15) std::snprintf(buffer, sizeof buffer, "%.0f", value);
-  else std::snprintf(buffer, sizeof buffer, "%.4g", value);
+  if (value == std::floor(value) && std::fabs(value) < 1e15)
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.4g", value);
   return buffer;
 }
 
@@ -102,8 +104,10 @@ void flatten(const nlohmann::json& value, const std::string& prefix, int depth, 
   if (!value.is_object() || depth > 3) return;
   for (const auto& [key, child] : value.items()) {
     const std::string name = prefix.empty() ? key : prefix + "." + key;
-    if (child.is_number()) out[name] = child.get<double>();
-    else if (child.is_object()) flatten(child, name, depth + 1, out);
+    if (child.is_number())
+      out[name] = child.get<double>();
+    else if (child.is_object())
+      flatten(child, name, depth + 1, out);
   }
 }
 
@@ -117,7 +121,8 @@ struct Tally {
 int severity_rank(const std::string& s) { return s == "error" ? 2 : s == "warning" ? 1 : 0; }
 
 std::string card(const std::string& id, const std::string& label, size_t value, const std::string& extra_class = "") {
-  return "<div class=\"card " + extra_class + "\"><dd id=\"count-" + id + "\">" + std::to_string(value) + "</dd><dt>" + label + "</dt></div>";
+  return "<div class=\"card " + extra_class + "\"><dd id=\"count-" + id + "\">" + std::to_string(value) + "</dd><dt>" +
+         label + "</dt></div>";
 }
 
 std::string excerpt_html(const nlohmann::json& finding) {
@@ -146,13 +151,16 @@ std::map<std::string, double> numeric_metrics(const nlohmann::json& metrics) {
   return out;
 }
 
-std::string render_html_report(const std::vector<nlohmann::json>& input, const ReportCatalogue& catalogue, const std::string& title) {
+std::string render_html_report(const std::vector<nlohmann::json>& input, const ReportCatalogue& catalogue,
+                               const std::string& title) {
   std::vector<const nlohmann::json*> records;
   for (const auto& r : input)
     if (r.is_object()) records.push_back(&r);
-  std::sort(records.begin(), records.end(), [](const auto* a, const auto* b) { return str(*a, "path") < str(*b, "path"); });
+  std::sort(records.begin(), records.end(),
+            [](const auto* a, const auto* b) { return str(*a, "path") < str(*b, "path"); });
 
-  size_t passed = 0, rejected = 0, unjudged = 0, not_a_submission = 0, errors = 0, warnings = 0, notes = 0, suppressed = 0;
+  size_t passed = 0, rejected = 0, unjudged = 0, not_a_submission = 0, errors = 0, warnings = 0, notes = 0,
+         suppressed = 0;
   std::map<std::string, Tally> per_rule;
   std::map<std::string, Tally, bool (*)(const std::string&, const std::string&)> per_technique(technique_less);
   std::set<std::string> metric_names;
@@ -190,22 +198,28 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
   }
   const size_t findings = errors + warnings + notes;
 
-  std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">";
+  std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+      "content=\"width=device-width\">";
   html += "<title>" + html_escape(title) + "</title><style>" + kStyle + "</style></head><body>";
-  html += "<header><h1>" + html_escape(title) + "</h1><p>" + std::to_string(records.size()) + " files, " + std::to_string(rejected) +
-          " rejected, " + std::to_string(unjudged) + " unjudged, " + std::to_string(findings) + " findings</p></header><main>";
+  html += "<header><h1>" + html_escape(title) + "</h1><p>" + std::to_string(records.size()) + " files, " +
+          std::to_string(rejected) + " rejected, " + std::to_string(unjudged) + " unjudged, " +
+          std::to_string(findings) + " findings</p></header><main>";
 
   html += "<section><h2>Summary</h2><dl class=\"cards\" id=\"summary\">";
   html += card("files", "files", records.size()) + card("passed", "passed", passed, "pass") +
           card("rejected", "rejected", rejected, "reject") + card("unjudged", "unjudged", unjudged, "reject") +
-          card("not-a-submission", "not a submission", not_a_submission) + card("findings", "findings", findings) + card("errors", "errors", errors) +
-          card("warnings", "warnings", warnings) + card("notes", "notes", notes) + card("suppressed", "suppressed", suppressed);
+          card("not-a-submission", "not a submission", not_a_submission) + card("findings", "findings", findings) +
+          card("errors", "errors", errors) + card("warnings", "warnings", warnings) + card("notes", "notes", notes) +
+          card("suppressed", "suppressed", suppressed);
   html += "</dl></section>";
 
   // Counts per rule and per technique, side by side.
-  html += "<section class=\"cols\"><div><h2>Findings per rule</h2><div class=\"scroll\"><table id=\"rules\" class=\"sortable\"><thead><tr>"
-          "<th>rule</th><th>severity</th><th>techniques</th><th class=\"num\" data-type=\"num\">findings</th>"
-          "<th class=\"num\" data-type=\"num\">files</th></tr></thead><tbody>";
+  html +=
+      "<section class=\"cols\"><div><h2>Findings per rule</h2><div class=\"scroll\"><table id=\"rules\" "
+      "class=\"sortable\"><thead><tr>"
+      "<th>rule</th><th>severity</th><th>techniques</th><th class=\"num\" data-type=\"num\">findings</th>"
+      "<th class=\"num\" data-type=\"num\">files</th></tr></thead><tbody>";
   for (const auto& [rule, t] : per_rule) {
     std::string techniques;
     if (auto at = catalogue.techniques.find(rule); at != catalogue.techniques.end()) {
@@ -215,24 +229,31 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
     }
     std::string summary;
     if (auto at = catalogue.summaries.find(rule); at != catalogue.summaries.end()) summary = at->second;
-    html += "<tr data-rule=\"" + html_escape(rule) + "\"><td><code title=\"" + html_escape(summary) + "\">" + html_escape(rule) +
-            "</code></td><td class=\"sev-" + html_escape(t.severity) + "\">" + html_escape(t.severity) + "</td><td>" + html_escape(techniques) +
-            "</td><td class=\"num\" data-count=\"findings\">" + std::to_string(t.findings) + "</td><td class=\"num\" data-count=\"files\">" +
-            std::to_string(t.files.size()) + "</td></tr>";
+    html += "<tr data-rule=\"" + html_escape(rule) + "\"><td><code title=\"" + html_escape(summary) + "\">" +
+            html_escape(rule) + "</code></td><td class=\"sev-" + html_escape(t.severity) + "\">" +
+            html_escape(t.severity) + "</td><td>" + html_escape(techniques) +
+            "</td><td class=\"num\" data-count=\"findings\">" + std::to_string(t.findings) +
+            "</td><td class=\"num\" data-count=\"files\">" + std::to_string(t.files.size()) + "</td></tr>";
   }
   if (per_rule.empty()) html += "<tr><td colspan=\"5\" class=\"muted\">no findings</td></tr>";
-  html += "</tbody></table></div></div><div><h2>Findings per technique</h2><div class=\"scroll\"><table id=\"techniques\" class=\"sortable\">"
-          "<thead><tr><th>technique</th><th class=\"num\" data-type=\"num\">findings</th><th class=\"num\" data-type=\"num\">files</th>"
-          "<th>rules</th></tr></thead><tbody>";
+  html +=
+      "</tbody></table></div></div><div><h2>Findings per technique</h2><div class=\"scroll\"><table id=\"techniques\" "
+      "class=\"sortable\">"
+      "<thead><tr><th>technique</th><th class=\"num\" data-type=\"num\">findings</th><th class=\"num\" "
+      "data-type=\"num\">files</th>"
+      "<th>rules</th></tr></thead><tbody>";
   for (const auto& [id, t] : per_technique) {
     std::string rules;
     for (const auto& rule : t.rules) rules += (rules.empty() ? "" : ", ") + rule;
-    html += "<tr data-technique=\"" + html_escape(id) + "\"><td>" + html_escape(id) + "</td><td class=\"num\" data-count=\"findings\">" +
-            std::to_string(t.findings) + "</td><td class=\"num\" data-count=\"files\">" + std::to_string(t.files.size()) + "</td><td>" +
+    html += "<tr data-technique=\"" + html_escape(id) + "\"><td>" + html_escape(id) +
+            "</td><td class=\"num\" data-count=\"findings\">" + std::to_string(t.findings) +
+            "</td><td class=\"num\" data-count=\"files\">" + std::to_string(t.files.size()) + "</td><td>" +
             html_escape(rules) + "</td></tr>";
   }
   if (per_technique.empty()) html += "<tr><td colspan=\"4\" class=\"muted\">no technique findings</td></tr>";
-  html += "</tbody></table></div><p class=\"muted\">A finding counts once for each technique its rule names; input and meta rules name none.</p></div></section>";
+  html +=
+      "</tbody></table></div><p class=\"muted\">A finding counts once for each technique its rule names; input and "
+      "meta rules name none.</p></div></section>";
 
   // Plots: one histogram per numeric metric, then the runtime plots.
   html += "<section><h2>Metric distributions</h2><div class=\"plots\">";
@@ -258,17 +279,21 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
       if (!peak_gbps) peak_gbps = number_at(*r, "/runtime/roofline/peak_gbps"_json_pointer);
     }
     const auto faster = std::count_if(speedups.begin(), speedups.end(), [](double s) { return s > 1.0; });
-    html += "<section id=\"runtime\"><h2>Runtime</h2><p><span id=\"count-speedups\">" + std::to_string(speedups.size()) +
-            "</span> files with a measured speedup, <span id=\"count-faster\">" + std::to_string(faster) +
-            "</span> faster than the reference.</p><div class=\"plots\">" + svg_histogram("speedup over the reference", speedups, 20, true) +
+    html += "<section id=\"runtime\"><h2>Runtime</h2><p><span id=\"count-speedups\">" +
+            std::to_string(speedups.size()) + "</span> files with a measured speedup, <span id=\"count-faster\">" +
+            std::to_string(faster) + "</span> faster than the reference.</p><div class=\"plots\">" +
+            svg_histogram("speedup over the reference", speedups, 20, true) +
             svg_roofline(points, peak_gflops, peak_gbps) + "</div></section>";
   }
 
   // The file table: sortable, one column per metric.
-  html += "<section><h2>Files</h2><div class=\"scroll\"><table id=\"files\" class=\"sortable\"><thead><tr><th>path</th><th>verdict</th>"
-          "<th class=\"num\" data-type=\"num\">findings</th>";
-  const bool any_runtime =
-      std::any_of(records.begin(), records.end(), [](const auto* r) { return r->contains("runtime") && (*r)["runtime"].is_object(); });
+  html +=
+      "<section><h2>Files</h2><div class=\"scroll\"><table id=\"files\" "
+      "class=\"sortable\"><thead><tr><th>path</th><th>verdict</th>"
+      "<th class=\"num\" data-type=\"num\">findings</th>";
+  const bool any_runtime = std::any_of(records.begin(), records.end(), [](const auto* r) {
+    return r->contains("runtime") && (*r)["runtime"].is_object();
+  });
   if (any_runtime) html += "<th>runtime</th>";
   if (any_speedup) html += "<th class=\"num\" data-type=\"num\">speedup</th>";
   for (const auto& name : metric_names) html += "<th class=\"num\" data-type=\"num\">" + html_escape(name) + "</th>";
@@ -277,9 +302,9 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
     const auto& r = *records[i];
     const std::string verdict = str(r, "verdict");
     const size_t finding_count = findings_of(r).size();
-    html += "<tr data-path=\"" + html_escape(str(r, "path")) + "\"><td><a href=\"#file-" + std::to_string(i) + "\">" + html_escape(str(r, "path")) +
-            "</a></td><td class=\"verdict-" + html_escape(verdict) + "\">" + html_escape(verdict) + "</td><td class=\"num\">" +
-            std::to_string(finding_count) + "</td>";
+    html += "<tr data-path=\"" + html_escape(str(r, "path")) + "\"><td><a href=\"#file-" + std::to_string(i) + "\">" +
+            html_escape(str(r, "path")) + "</a></td><td class=\"verdict-" + html_escape(verdict) + "\">" +
+            html_escape(verdict) + "</td><td class=\"num\">" + std::to_string(finding_count) + "</td>";
     if (any_runtime) {
       // The runtime verdict, or why there is none (skipped, error), with the reasons as the cell's title.
       std::string cell, title;
@@ -297,7 +322,8 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
           title = rt["skipped"].is_string() ? rt["skipped"].get<std::string>() : rt["skipped"].dump();
         }
       }
-      html += "<td class=\"runtime-" + html_escape(cell) + "\" title=\"" + html_escape(title) + "\">" + html_escape(cell) + "</td>";
+      html += "<td class=\"runtime-" + html_escape(cell) + "\" title=\"" + html_escape(title) + "\">" +
+              html_escape(cell) + "</td>";
     }
     if (any_speedup) {
       auto s = number_at(r, "/runtime/speedup"_json_pointer);
@@ -317,13 +343,16 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
   for (size_t i = 0; i < records.size(); ++i) {
     const auto& r = *records[i];
     if (findings_of(r).empty()) continue;
-    html += "<details id=\"file-" + std::to_string(i) + "\"" + (str(r, "verdict") == "reject" ? " open" : "") + "><summary><code>" +
-            html_escape(str(r, "path")) + "</code> &middot; <span class=\"verdict-" + html_escape(str(r, "verdict")) + "\">" +
-            html_escape(str(r, "verdict")) + "</span> &middot; " + std::to_string(findings_of(r).size()) + " finding(s)</summary>";
+    html += "<details id=\"file-" + std::to_string(i) + "\"" + (str(r, "verdict") == "reject" ? " open" : "") +
+            "><summary><code>" + html_escape(str(r, "path")) + "</code> &middot; <span class=\"verdict-" +
+            html_escape(str(r, "verdict")) + "\">" + html_escape(str(r, "verdict")) + "</span> &middot; " +
+            std::to_string(findings_of(r).size()) + " finding(s)</summary>";
     for (const auto& f : findings_of(r)) {
-      html += "<div class=\"finding\"><span class=\"sev-" + html_escape(str(f, "severity")) + "\">" + html_escape(str(f, "severity")) +
-              "</span> <code>" + html_escape(str(f, "rule")) + "</code> <span class=\"where\">line " + std::to_string(count(f, "line")) +
-              ", col " + std::to_string(count(f, "col")) + "</span>: " + html_escape(str(f, "message")) + excerpt_html(f) + "</div>";
+      html += "<div class=\"finding\"><span class=\"sev-" + html_escape(str(f, "severity")) + "\">" +
+              html_escape(str(f, "severity")) + "</span> <code>" + html_escape(str(f, "rule")) +
+              "</code> <span class=\"where\">line " + std::to_string(count(f, "line")) + ", col " +
+              std::to_string(count(f, "col")) + "</span>: " + html_escape(str(f, "message")) + excerpt_html(f) +
+              "</div>";
     }
     html += "</details>";
   }

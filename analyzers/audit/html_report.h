@@ -13,7 +13,7 @@ namespace kgate::audit {
 
 struct ReportCatalogue {
   std::map<std::string, std::vector<std::string>> techniques;  // rule id -> technique ids (docs/threats.md)
-  std::map<std::string, std::string> summaries;                 // rule id -> one-line summary
+  std::map<std::string, std::string> summaries;                // rule id -> one-line summary
 };
 
 // Numeric leaves of a metrics object with dotted names ("lines", "halstead.volume"); arrays are not
@@ -22,6 +22,7 @@ std::map<std::string, double> numeric_metrics(const nlohmann::json& metrics);
 
 // The page for `records` (audit records: audit.h). Runtime fields read, when present:
 // runtime.speedup (number), runtime.roofline.{arithmetic_intensity, achieved_gflops, peak_gflops, peak_gbps}.
-std::string render_html_report(const std::vector<nlohmann::json>& records, const ReportCatalogue& catalogue, const std::string& title);
+std::string render_html_report(const std::vector<nlohmann::json>& records, const ReportCatalogue& catalogue,
+                               const std::string& title);
 
 }  // namespace kgate::audit

@@ -27,7 +27,8 @@ std::string differing_keys(const nlohmann::json& a, const nlohmann::json& b) {
 
 }  // namespace
 
-Result<MergeOutcome> merge_audits(const std::vector<std::filesystem::path>& inputs, const std::filesystem::path& out_dir) {
+Result<MergeOutcome> merge_audits(const std::vector<std::filesystem::path>& inputs,
+                                  const std::filesystem::path& out_dir) {
   if (inputs.empty()) return Error{"audit merge: no input directories"};
   std::error_code ec;
   for (const auto& input : inputs)

@@ -24,6 +24,7 @@ struct MergeOutcome {
 // under different settings (the error names the keys), one path with different records in two inputs
 // (its file changed between the shards' runs: audit it again), `out_dir` equal to an input, or a write
 // that failed. The caller renders the report from the returned records.
-Result<MergeOutcome> merge_audits(const std::vector<std::filesystem::path>& inputs, const std::filesystem::path& out_dir);
+Result<MergeOutcome> merge_audits(const std::vector<std::filesystem::path>& inputs,
+                                  const std::filesystem::path& out_dir);
 
 }  // namespace kgate::audit

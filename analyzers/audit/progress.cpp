@@ -11,9 +11,12 @@ namespace {
 std::string duration_text(double seconds) {
   const auto total = static_cast<long long>(std::llround(seconds));
   char buffer[32];
-  if (total >= 3600) std::snprintf(buffer, sizeof buffer, "%lldh%02lldm", total / 3600, (total % 3600) / 60);
-  else if (total >= 60) std::snprintf(buffer, sizeof buffer, "%lldm%02llds", total / 60, total % 60);
-  else std::snprintf(buffer, sizeof buffer, "%llds", total);
+  if (total >= 3600)
+    std::snprintf(buffer, sizeof buffer, "%lldh%02lldm", total / 3600, (total % 3600) / 60);
+  else if (total >= 60)
+    std::snprintf(buffer, sizeof buffer, "%lldm%02llds", total / 60, total % 60);
+  else
+    std::snprintf(buffer, sizeof buffer, "%llds", total);
   return buffer;
 }
 
@@ -28,7 +31,8 @@ std::string ProgressBar::line(size_t done, size_t total, double seconds) {
   const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
   char tail[96];
   std::snprintf(tail, sizeof tail, " %zu/%zu  %.1f files/s  ETA ", done, total, rate);
-  const std::string eta = rate > 0 ? duration_text(static_cast<double>(total - std::min(done, total)) / rate) : std::string("?");
+  const std::string eta =
+      rate > 0 ? duration_text(static_cast<double>(total - std::min(done, total)) / rate) : std::string("?");
   return bar + tail + eta;
 }
 

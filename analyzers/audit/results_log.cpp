@@ -17,7 +17,9 @@ namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
-bool is_record(const nlohmann::json& value) { return value.is_object() && value.contains("path") && value["path"].is_string(); }
+bool is_record(const nlohmann::json& value) {
+  return value.is_object() && value.contains("path") && value["path"].is_string();
+}
 
 Status write_all(int fd, std::string_view bytes, const std::string& path) {
   while (!bytes.empty()) {
@@ -74,7 +76,7 @@ Result<LogContents> read_log(const std::filesystem::path& path) {
 Result<std::unique_ptr<LogWriter>> LogWriter::open(const std::filesystem::path& path, uint64_t keep_bytes) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return Error{"cannot open " + path.string() + ": " + errno_text()};
-  struct stat info {};
+  struct stat info{};
   if (::fstat(fd, &info) == 0 && static_cast<uint64_t>(info.st_size) > keep_bytes &&
       ::ftruncate(fd, static_cast<off_t>(keep_bytes)) != 0) {
     const std::string message = "cannot drop the torn last line of " + path.string() + ": " + errno_text();
@@ -110,7 +112,8 @@ Result<std::unique_ptr<OutputLock>> OutputLock::acquire(const std::filesystem::p
   if (fd < 0) return Error{"cannot open " + path.string() + ": " + errno_text()};
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     const bool busy = errno == EWOULDBLOCK;
-    const std::string message = busy ? "another kgate audit is writing " + out_dir.string() : "cannot lock " + path.string() + ": " + errno_text();
+    const std::string message = busy ? "another kgate audit is writing " + out_dir.string()
+                                     : "cannot lock " + path.string() + ": " + errno_text();
     ::close(fd);
     return Error{message};
   }

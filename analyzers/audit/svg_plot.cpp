@@ -17,9 +17,12 @@ constexpr double kPlotW = kWidth - kLeft - kRight, kPlotH = kHeight - kTop - kBo
 
 std::string num(double value) {
   char buffer[32];
-  if (value != 0 && (std::fabs(value) >= 1e6 || std::fabs(value) < 1e-2)) std::snprintf(buffer, sizeof buffer, "%.2g", value);
-  else if (value == std::floor(value) || std::fabs(value) >= 100) std::snprintf(buffer, sizeof buffer, "%.0f", value);
-  else std::snprintf(buffer, sizeof buffer, "%.3g", value);
+  if (value != 0 && (std::fabs(value) >= 1e6 || std::fabs(value) < 1e-2))
+    std::snprintf(buffer, sizeof buffer, "%.2g", value);
+  else if (value == std::floor(value) || std::fabs(value) >= 100)
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.3g", value);
   return buffer;
 }
 
@@ -30,22 +33,26 @@ std::string coord(double value) {
 }
 
 std::string open_svg(const std::string& title) {
-  return "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + coord(kWidth) + "\" height=\"" + coord(kHeight) +
-         "\" viewBox=\"0 0 " + coord(kWidth) + " " + coord(kHeight) + "\" role=\"img\" aria-label=\"" + html_escape(title) + "\">" +
-         "<text class=\"plot-title\" x=\"" + coord(kLeft) + "\" y=\"16\">" + html_escape(title) + "</text>" +
-         "<line class=\"axis\" x1=\"" + coord(kLeft) + "\" y1=\"" + coord(kTop + kPlotH) + "\" x2=\"" + coord(kLeft + kPlotW) + "\" y2=\"" +
-         coord(kTop + kPlotH) + "\"/>" + "<line class=\"axis\" x1=\"" + coord(kLeft) + "\" y1=\"" + coord(kTop) + "\" x2=\"" + coord(kLeft) +
+  return "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + coord(kWidth) + "\" height=\"" +
+         coord(kHeight) + "\" viewBox=\"0 0 " + coord(kWidth) + " " + coord(kHeight) + "\" role=\"img\" aria-label=\"" +
+         html_escape(title) + "\">" + "<text class=\"plot-title\" x=\"" + coord(kLeft) + "\" y=\"16\">" +
+         html_escape(title) + "</text>" + "<line class=\"axis\" x1=\"" + coord(kLeft) + "\" y1=\"" +
+         coord(kTop + kPlotH) + "\" x2=\"" + coord(kLeft + kPlotW) + "\" y2=\"" + coord(kTop + kPlotH) + "\"/>" +
+         "<line class=\"axis\" x1=\"" + coord(kLeft) + "\" y1=\"" + coord(kTop) + "\" x2=\"" + coord(kLeft) +
          "\" y2=\"" + coord(kTop + kPlotH) + "\"/>";
 }
 
 std::string label(double x, double y, const std::string& text, const char* anchor) {
-  return "<text class=\"tick\" x=\"" + coord(x) + "\" y=\"" + coord(y) + "\" text-anchor=\"" + anchor + "\">" + html_escape(text) + "</text>";
+  return "<text class=\"tick\" x=\"" + coord(x) + "\" y=\"" + coord(y) + "\" text-anchor=\"" + anchor + "\">" +
+         html_escape(text) + "</text>";
 }
 
 // Log-scale axis mapping over [lo, hi] (positive), onto [from, to] in pixels.
 struct LogAxis {
   double lo, hi, from, to;
-  double operator()(double v) const { return from + (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) * (to - from); }
+  double operator()(double v) const {
+    return from + (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) * (to - from);
+  }
 };
 
 }  // namespace
@@ -67,7 +74,8 @@ std::string svg_histogram(const std::string& title, const std::vector<double>& v
   }
   std::vector<size_t> counts(static_cast<size_t>(bins), 0);
   for (double x : xs) {
-    const auto bin = hi == lo ? 0 : static_cast<size_t>(std::min<double>(bins - 1, std::floor((x - lo) / (hi - lo) * bins)));
+    const auto bin =
+        hi == lo ? 0 : static_cast<size_t>(std::min<double>(bins - 1, std::floor((x - lo) / (hi - lo) * bins)));
     ++counts[bin];
   }
   const size_t tallest = *std::max_element(counts.begin(), counts.end());
@@ -80,14 +88,16 @@ std::string svg_histogram(const std::string& title, const std::vector<double>& v
     if (count == 0) continue;
     const double h = kPlotH * static_cast<double>(count) / static_cast<double>(tallest);
     const double from = lo + (hi - lo) * b / bins, to = lo + (hi - lo) * (b + 1) / bins;
-    svg += "<rect class=\"bar\" x=\"" + coord(kLeft + b * bar_w + 0.5) + "\" y=\"" + coord(kTop + kPlotH - h) + "\" width=\"" +
-           coord(std::max(1.0, bar_w - 1)) + "\" height=\"" + coord(h) + "\"><title>" + std::to_string(count) + " file(s) in [" +
-           html_escape(num(shown(from))) + ", " + html_escape(num(shown(to))) + "]</title></rect>";
+    svg += "<rect class=\"bar\" x=\"" + coord(kLeft + b * bar_w + 0.5) + "\" y=\"" + coord(kTop + kPlotH - h) +
+           "\" width=\"" + coord(std::max(1.0, bar_w - 1)) + "\" height=\"" + coord(h) + "\"><title>" +
+           std::to_string(count) + " file(s) in [" + html_escape(num(shown(from))) + ", " +
+           html_escape(num(shown(to))) + "]</title></rect>";
   }
   if (integral && static_cast<double>(bins) == hi - lo) {
     // One label under each value's bar, thinned to at most ten.
     const int step = (bins + 9) / 10;
-    for (int b = 0; b < bins; b += step) svg += label(kLeft + (b + 0.5) * bar_w, kTop + kPlotH + 14, num(lo + 0.5 + b), "middle");
+    for (int b = 0; b < bins; b += step)
+      svg += label(kLeft + (b + 0.5) * bar_w, kTop + kPlotH + 14, num(lo + 0.5 + b), "middle");
   } else {
     svg += label(kLeft, kTop + kPlotH + 14, num(shown(lo)), "start");
     svg += label(kLeft + kPlotW, kTop + kPlotH + 14, num(shown(hi)), "end");
@@ -95,11 +105,13 @@ std::string svg_histogram(const std::string& title, const std::vector<double>& v
   }
   svg += label(kLeft - 4, kTop + 8, std::to_string(tallest), "end");
   svg += label(kLeft - 4, kTop + kPlotH, "0", "end");
-  svg += label(kLeft + kPlotW / 2, kHeight - 4, std::to_string(xs.size()) + " files" + (log_x ? " (log scale)" : ""), "middle");
+  svg += label(kLeft + kPlotW / 2, kHeight - 4, std::to_string(xs.size()) + " files" + (log_x ? " (log scale)" : ""),
+               "middle");
   return svg + "</svg>";
 }
 
-std::string svg_roofline(const std::vector<RooflinePoint>& points, std::optional<double> peak_gflops, std::optional<double> peak_gbps) {
+std::string svg_roofline(const std::vector<RooflinePoint>& points, std::optional<double> peak_gflops,
+                         std::optional<double> peak_gbps) {
   std::vector<const RooflinePoint*> shown;
   for (const auto& p : points)
     if (std::isfinite(p.intensity) && std::isfinite(p.gflops) && p.intensity > 0 && p.gflops > 0) shown.push_back(&p);
@@ -128,13 +140,15 @@ std::string svg_roofline(const std::vector<RooflinePoint>& points, std::optional
     // The roof: bandwidth-bound slope up to the ridge, then flat at the compute peak.
     const double ridge = *peak_gflops / *peak_gbps;
     const double start_x = std::max(x_lo, y_lo / *peak_gbps);
-    svg += "<polyline class=\"roof\" points=\"" + coord(x(start_x)) + "," + coord(y(*peak_gbps * start_x)) + " " + coord(x(ridge)) + "," +
-           coord(y(*peak_gflops)) + " " + coord(x(x_hi)) + "," + coord(y(*peak_gflops)) + "\"><title>peak " + html_escape(num(*peak_gflops)) +
-           " GFLOP/s, " + html_escape(num(*peak_gbps)) + " GB/s</title></polyline>";
+    svg += "<polyline class=\"roof\" points=\"" + coord(x(start_x)) + "," + coord(y(*peak_gbps * start_x)) + " " +
+           coord(x(ridge)) + "," + coord(y(*peak_gflops)) + " " + coord(x(x_hi)) + "," + coord(y(*peak_gflops)) +
+           "\"><title>peak " + html_escape(num(*peak_gflops)) + " GFLOP/s, " + html_escape(num(*peak_gbps)) +
+           " GB/s</title></polyline>";
   }
   for (const auto* p : shown)
-    svg += "<circle class=\"dot\" cx=\"" + coord(x(p->intensity)) + "\" cy=\"" + coord(y(p->gflops)) + "\" r=\"3.5\"><title>" +
-           html_escape(p->label) + ": " + html_escape(num(p->intensity)) + " FLOP/B, " + html_escape(num(p->gflops)) + " GFLOP/s</title></circle>";
+    svg += "<circle class=\"dot\" cx=\"" + coord(x(p->intensity)) + "\" cy=\"" + coord(y(p->gflops)) +
+           "\" r=\"3.5\"><title>" + html_escape(p->label) + ": " + html_escape(num(p->intensity)) + " FLOP/B, " +
+           html_escape(num(p->gflops)) + " GFLOP/s</title></circle>";
   svg += label(kLeft + kPlotW / 2, kHeight - 4, std::to_string(shown.size()) + " files (log-log)", "middle");
   return svg + "</svg>";
 }

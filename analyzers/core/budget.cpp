@@ -54,7 +54,10 @@ void install_tree_sitter_accounting() {
 
 FileBudget::FileBudget(uint32_t max_ms, uint64_t max_bytes)
     : wall_start_(std::chrono::steady_clock::now()),
-      cpu_start_ms_(thread_cpu_ms()), max_ms_(max_ms), max_bytes_(max_bytes), previous_(t_current) {
+      cpu_start_ms_(thread_cpu_ms()),
+      max_ms_(max_ms),
+      max_bytes_(max_bytes),
+      previous_(t_current) {
   install_tree_sitter_accounting();
   tree_sitter_base_ = t_tree_sitter_live;
   t_current = this;

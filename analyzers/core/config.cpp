@@ -19,7 +19,8 @@ Result<std::vector<std::string>> string_list(const nlohmann::json& value, const 
   if (!value.is_array()) return Error{where + ": expected a list of strings"};
   std::vector<std::string> out;
   for (const auto& item : value) {
-    if (!item.is_string() || item.get<std::string>().empty()) return Error{where + ": expected a list of non-empty strings"};
+    if (!item.is_string() || item.get<std::string>().empty())
+      return Error{where + ": expected a list of non-empty strings"};
     out.push_back(item.get<std::string>());
   }
   return out;
@@ -60,7 +61,8 @@ std::optional<bool> Config::enabled(std::string_view rule) const {
   return std::nullopt;
 }
 
-Result<Config> parse_config(std::string_view yaml_text, const std::string& source, const std::filesystem::path& directory) {
+Result<Config> parse_config(std::string_view yaml_text, const std::string& source,
+                            const std::filesystem::path& directory) {
   auto parsed = parse_yaml_as_json(yaml_text, source);
   if (!parsed) return Error{parsed.error()};
   const nlohmann::json& root = *parsed;
@@ -94,7 +96,8 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& sourc
         config.severity.emplace_back(rule, *severity);
       }
     } else if (key == "harness") {
-      if (!value.is_string() || value.get<std::string>().empty()) return Error{where + ": expected a harness profile name"};
+      if (!value.is_string() || value.get<std::string>().empty())
+        return Error{where + ": expected a harness profile name"};
       config.harness = value.get<std::string>();
     } else if (key == "entry_functions") {
       if (value.is_null()) continue;
@@ -111,7 +114,8 @@ Result<Config> parse_config(std::string_view yaml_text, const std::string& sourc
       if (!globs) return Error{globs.error()};
       config.exclude = std::move(*globs);
     } else {
-      return Error{source + ": unknown key '" + key + "' (expected policy, harness, entry_functions, contract, rules, severity, exclude)"};
+      return Error{source + ": unknown key '" + key +
+                   "' (expected policy, harness, entry_functions, contract, rules, severity, exclude)"};
     }
   }
   return config;
@@ -139,8 +143,10 @@ std::optional<std::filesystem::path> find_config(const std::filesystem::path& an
 
 std::string dump_config(const Config& config, std::string_view effective_policy, std::string_view effective_harness) {
   YAML::Emitter out;
-  if (!config.source.empty()) out << YAML::Comment("from " + config.source);
-  else out << YAML::Comment("built-in defaults");
+  if (!config.source.empty())
+    out << YAML::Comment("from " + config.source);
+  else
+    out << YAML::Comment("built-in defaults");
   out << YAML::BeginMap;
   out << YAML::Key << "policy" << YAML::Value << std::string(effective_policy);
   out << YAML::Key << "harness" << YAML::Value << std::string(effective_harness);

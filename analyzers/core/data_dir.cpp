@@ -32,7 +32,8 @@ void add_install_prefix(const fs::path& prefix) {
 std::optional<fs::path> installed_data_dir() {
   std::vector<fs::path> candidates;
   std::error_code ec;
-  if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec) candidates.push_back(exe.parent_path().parent_path());
+  if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec)
+    candidates.push_back(exe.parent_path().parent_path());
   {
     std::lock_guard<std::mutex> lock(prefixes_mutex);
     candidates.insert(candidates.end(), extra_prefixes().begin(), extra_prefixes().end());

@@ -12,71 +12,106 @@ namespace kgate {
 
 std::string_view to_string(Language language) {
   switch (language) {
-    case Language::Python: return "python";
-    case Language::Triton: return "triton";
-    case Language::Cuda: return "cuda";
-    case Language::Cpp: return "cpp";
+    case Language::Python:
+      return "python";
+    case Language::Triton:
+      return "triton";
+    case Language::Cuda:
+      return "cuda";
+    case Language::Cpp:
+      return "cpp";
   }
   return "python";
 }
 
 std::string_view to_string(FunctionKind kind) {
   switch (kind) {
-    case FunctionKind::Python: return "python";
-    case FunctionKind::TritonJit: return "triton-jit";
-    case FunctionKind::CudaGlobal: return "cuda-global";
-    case FunctionKind::CudaDevice: return "cuda-device";
-    case FunctionKind::Host: return "host";
-    case FunctionKind::Lambda: return "lambda";
-    case FunctionKind::ModuleBody: return "module";
-    case FunctionKind::DslKernel: return "dsl-kernel";
+    case FunctionKind::Python:
+      return "python";
+    case FunctionKind::TritonJit:
+      return "triton-jit";
+    case FunctionKind::CudaGlobal:
+      return "cuda-global";
+    case FunctionKind::CudaDevice:
+      return "cuda-device";
+    case FunctionKind::Host:
+      return "host";
+    case FunctionKind::Lambda:
+      return "lambda";
+    case FunctionKind::ModuleBody:
+      return "module";
+    case FunctionKind::DslKernel:
+      return "dsl-kernel";
   }
   return "python";
 }
 
 std::string_view to_string(ReceiverKind kind) {
   switch (kind) {
-    case ReceiverKind::None: return "none";
-    case ReceiverKind::Module: return "module";
-    case ReceiverKind::Value: return "value";
-    case ReceiverKind::Param: return "param";
-    case ReceiverKind::Self: return "self";
-    case ReceiverKind::Literal: return "literal";
-    case ReceiverKind::Output: return "output";
+    case ReceiverKind::None:
+      return "none";
+    case ReceiverKind::Module:
+      return "module";
+    case ReceiverKind::Value:
+      return "value";
+    case ReceiverKind::Param:
+      return "param";
+    case ReceiverKind::Self:
+      return "self";
+    case ReceiverKind::Literal:
+      return "literal";
+    case ReceiverKind::Output:
+      return "output";
   }
   return "none";
 }
 
 std::string_view to_string(LaunchKind kind) {
   switch (kind) {
-    case LaunchKind::Triton: return "triton";
-    case LaunchKind::Extension: return "extension";
-    case LaunchKind::CudaChevron: return "cuda-chevron";
-    case LaunchKind::CudaApi: return "cuda-api";
-    case LaunchKind::Dsl: return "dsl";
+    case LaunchKind::Triton:
+      return "triton";
+    case LaunchKind::Extension:
+      return "extension";
+    case LaunchKind::CudaChevron:
+      return "cuda-chevron";
+    case LaunchKind::CudaApi:
+      return "cuda-api";
+    case LaunchKind::Dsl:
+      return "dsl";
   }
   return "triton";
 }
 
 std::string_view to_string(WriteKind kind) {
   switch (kind) {
-    case WriteKind::Attribute: return "attribute";
-    case WriteKind::Subscript: return "subscript";
-    case WriteKind::Setattr: return "setattr";
-    case WriteKind::Global: return "global";
+    case WriteKind::Attribute:
+      return "attribute";
+    case WriteKind::Subscript:
+      return "subscript";
+    case WriteKind::Setattr:
+      return "setattr";
+    case WriteKind::Global:
+      return "global";
   }
   return "attribute";
 }
 
 std::string_view to_string(SubmissionFormat format) {
   switch (format) {
-    case SubmissionFormat::Unknown: return "unknown";
-    case SubmissionFormat::KernelBenchCuda: return "kernelbench-cuda";
-    case SubmissionFormat::KernelBenchTriton: return "kernelbench-triton";
-    case SubmissionFormat::KernelBenchPython: return "kernelbench-python";
-    case SubmissionFormat::Task: return "task";
-    case SubmissionFormat::PythonOther: return "python";
-    case SubmissionFormat::RawCuda: return "raw-cuda";
+    case SubmissionFormat::Unknown:
+      return "unknown";
+    case SubmissionFormat::KernelBenchCuda:
+      return "kernelbench-cuda";
+    case SubmissionFormat::KernelBenchTriton:
+      return "kernelbench-triton";
+    case SubmissionFormat::KernelBenchPython:
+      return "kernelbench-python";
+    case SubmissionFormat::Task:
+      return "task";
+    case SubmissionFormat::PythonOther:
+      return "python";
+    case SubmissionFormat::RawCuda:
+      return "raw-cuda";
   }
   return "unknown";
 }
@@ -126,7 +161,8 @@ Table call_table() {
       {"state_receiver", [](const FactSet& f, size_t i) { return b(f.calls[i].state_receiver); }},
       {"writes_param", [](const FactSet& f, size_t i) { return b(f.calls[i].writes_param); }},
       // Wraps a function of this file that itself launches one of the submission's kernels.
-      {"wraps_launcher", [](const FactSet& f, size_t i) {
+      {"wraps_launcher",
+       [](const FactSet& f, size_t i) {
          const int w = f.calls[i].wrapped_function;
          return b(w >= 0 && std::any_of(f.launches.begin(), f.launches.end(),
                                         [&](const Launch& l) { return l.function == w && !l.guard.dead(); }));
@@ -137,7 +173,8 @@ Table call_table() {
       {"instance_call", [](const FactSet& f, size_t i) { return b(f.calls[i].instance_call); }},
       {"local_target", [](const FactSet& f, size_t i) { return b(f.calls[i].local_target); }},
       {"string_args", [](const FactSet& f, size_t i) { return FieldValue{f.calls[i].string_args}; }},
-      {"positional_args", [](const FactSet& f, size_t i) { return FieldValue{static_cast<int64_t>(f.calls[i].positional_args)}; }},
+      {"positional_args",
+       [](const FactSet& f, size_t i) { return FieldValue{static_cast<int64_t>(f.calls[i].positional_args)}; }},
       {"keywords", [](const FactSet& f, size_t i) { return FieldValue{f.calls[i].keywords}; }},
       {"keyword_values", [](const FactSet& f, size_t i) { return FieldValue{f.calls[i].keyword_values}; }},
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.calls[i].function)); }},
@@ -146,12 +183,14 @@ Table call_table() {
       {"reachable", [](const FactSet& f, size_t i) { return b(f.calls[i].reachable); }},
       // Runs when the module is imported or the model built: the module body (outside a __main__
       // block), __init__, and what they call.
-      {"executed_at_import", [](const FactSet& f, size_t i) {
+      {"executed_at_import",
+       [](const FactSet& f, size_t i) {
          const Call& c = f.calls[i];
          if (c.function < 0) return b(!c.guard.script_main);
          return b(c.function < static_cast<int>(f.functions.size()) && f.functions[c.function].executed_at_import);
        }},
-      {"input_generator", [](const FactSet& f, size_t i) {
+      {"input_generator",
+       [](const FactSet& f, size_t i) {
          const int fn = f.calls[i].function;
          return b(fn >= 0 && fn < static_cast<int>(f.functions.size()) && f.functions[fn].input_generator);
        }},
@@ -178,7 +217,8 @@ Table import_table() {
   return {
       {"module", [](const FactSet& f, size_t i) { return s(f.imports[i].module); }},
       {"name", [](const FactSet& f, size_t i) { return s(f.imports[i].name); }},
-      {"qualified", [](const FactSet& f, size_t i) {
+      {"qualified",
+       [](const FactSet& f, size_t i) {
          const auto& im = f.imports[i];
          return s(im.name.empty() ? im.module : im.module + "." + im.name);
        }},
@@ -256,7 +296,8 @@ Table cast_table() {
       {"reachable", [](const FactSet& f, size_t i) { return b(f.casts[i].reachable); }},
       {"setup", [](const FactSet& f, size_t i) { return b(f.casts[i].setup); }},
       // below | within | unknown (no contract) | none (not a floating dtype): analyzers/core/dtype_rank.h
-      {"contract", [](const FactSet& f, size_t i) { return s(std::string(contract_relation(f.casts[i].to_dtype, f.contract.dtype))); }},
+      {"contract", [](const FactSet& f,
+                      size_t i) { return s(std::string(contract_relation(f.casts[i].to_dtype, f.contract.dtype))); }},
       {"contract_dtype", [](const FactSet& f, size_t) { return s(f.contract.known() ? f.contract.dtype : "unknown"); }},
       {"contract_source", [](const FactSet& f, size_t) { return s(f.contract.known() ? f.contract.source : "none"); }},
   };
@@ -273,9 +314,11 @@ Table return_table() {
       {"reachable", [](const FactSet& f, size_t i) { return b(f.returns[i].reachable); }},
       // The harness's entry (forward, custom_kernel, solve): what it returns is what the harness checks.
       // A C++ function's return counts wherever it is reachable (its callers are not followed).
-      {"entry", [](const FactSet& f, size_t i) {
+      {"entry",
+       [](const FactSet& f, size_t i) {
          const int fn = f.returns[i].function;
-         const bool cpp = fn >= 0 && fn < static_cast<int>(f.functions.size()) && language_of(f, f.functions[fn].module) != "python";
+         const bool cpp =
+             fn >= 0 && fn < static_cast<int>(f.functions.size()) && language_of(f, f.functions[fn].module) != "python";
          return b(cpp || std::find(f.entries.begin(), f.entries.end(), fn) != f.entries.end());
        }},
   };
@@ -312,7 +355,7 @@ const std::vector<std::pair<std::string_view, MetricGetter>>& metric_getters() {
 
 // Adds the metric fields; a fact no metrics engine measured has none (conditions on them never hold).
 template <typename Fact>
-void add_metric_fields(Table& t, const std::vector<Fact> FactSet::*member) {
+void add_metric_fields(Table& t, const std::vector<Fact> FactSet::* member) {
   for (const auto& [name, getter] : metric_getters()) {
     MetricGetter get = getter;
     t.push_back({std::string(name), [member, get](const FactSet& f, size_t i) {
@@ -370,9 +413,9 @@ struct Tables {
   std::array<Table, 15> by_kind;
   std::array<std::vector<std::string>, 15> names;
   Tables() {
-    by_kind = {call_table(),    launch_table(), import_table(), write_table(), name_table(),
-               global_table(),  handler_table(), class_table(), cast_table(),  return_table(),
-               string_table(),  function_table(), extension_table(), module_table(), output_table()};
+    by_kind = {call_table(),   launch_table(),   import_table(),    write_table(),  name_table(),
+               global_table(), handler_table(),  class_table(),     cast_table(),   return_table(),
+               string_table(), function_table(), extension_table(), module_table(), output_table()};
     for (size_t k = 0; k < by_kind.size(); ++k)
       for (const auto& [name, getter] : by_kind[k]) names[k].push_back(name);
   }
@@ -383,9 +426,9 @@ const Tables& tables() {
   return t;
 }
 
-constexpr std::array<std::string_view, 15> kKindNames = {
-    "call", "launch", "import", "write", "name", "global", "handler",
-    "class", "cast", "return", "string", "function", "extension", "module", "output"};
+constexpr std::array<std::string_view, 15> kKindNames = {"call",   "launch",   "import",    "write",  "name",
+                                                         "global", "handler",  "class",     "cast",   "return",
+                                                         "string", "function", "extension", "module", "output"};
 
 }  // namespace
 
@@ -403,27 +446,40 @@ std::optional<FactKind> parse_fact_kind(std::string_view name) {
 
 std::string_view to_string(FactKind kind) { return kKindNames[static_cast<size_t>(kind)]; }
 
-const std::vector<std::string>& field_names(FactKind kind) {
-  return tables().names[static_cast<size_t>(kind)];
-}
+const std::vector<std::string>& field_names(FactKind kind) { return tables().names[static_cast<size_t>(kind)]; }
 
 size_t fact_count(const FactSet& f, FactKind kind) {
   switch (kind) {
-    case FactKind::Call: return f.calls.size();
-    case FactKind::Launch: return f.launches.size();
-    case FactKind::Import: return f.imports.size();
-    case FactKind::Write: return f.writes.size();
-    case FactKind::Name: return f.names.size();
-    case FactKind::Global: return f.globals.size();
-    case FactKind::Handler: return f.handlers.size();
-    case FactKind::Class: return f.classes.size();
-    case FactKind::Cast: return f.casts.size();
-    case FactKind::Return: return f.returns.size();
-    case FactKind::String: return f.strings.size();
-    case FactKind::Function: return f.functions.size();
-    case FactKind::Extension: return f.extensions.size();
-    case FactKind::Module: return f.modules.size();
-    case FactKind::Output: return f.outputs.size();
+    case FactKind::Call:
+      return f.calls.size();
+    case FactKind::Launch:
+      return f.launches.size();
+    case FactKind::Import:
+      return f.imports.size();
+    case FactKind::Write:
+      return f.writes.size();
+    case FactKind::Name:
+      return f.names.size();
+    case FactKind::Global:
+      return f.globals.size();
+    case FactKind::Handler:
+      return f.handlers.size();
+    case FactKind::Class:
+      return f.classes.size();
+    case FactKind::Cast:
+      return f.casts.size();
+    case FactKind::Return:
+      return f.returns.size();
+    case FactKind::String:
+      return f.strings.size();
+    case FactKind::Function:
+      return f.functions.size();
+    case FactKind::Extension:
+      return f.extensions.size();
+    case FactKind::Module:
+      return f.modules.size();
+    case FactKind::Output:
+      return f.outputs.size();
   }
   return 0;
 }
@@ -436,21 +492,36 @@ FieldValue fact_field(const FactSet& facts, FactKind kind, size_t index, std::st
 
 Span fact_span(const FactSet& f, FactKind kind, size_t i) {
   switch (kind) {
-    case FactKind::Call: return f.calls[i].span;
-    case FactKind::Launch: return f.launches[i].span;
-    case FactKind::Import: return f.imports[i].span;
-    case FactKind::Write: return f.writes[i].span;
-    case FactKind::Name: return f.names[i].span;
-    case FactKind::Global: return f.globals[i].span;
-    case FactKind::Handler: return f.handlers[i].span;
-    case FactKind::Class: return f.classes[i].span;
-    case FactKind::Cast: return f.casts[i].span;
-    case FactKind::Return: return f.returns[i].span;
-    case FactKind::String: return f.strings[i].span;
-    case FactKind::Function: return f.functions[i].span;
-    case FactKind::Extension: return f.extensions[i].span;
-    case FactKind::Module: return f.modules[i].span;
-    case FactKind::Output: return f.outputs[i].span;
+    case FactKind::Call:
+      return f.calls[i].span;
+    case FactKind::Launch:
+      return f.launches[i].span;
+    case FactKind::Import:
+      return f.imports[i].span;
+    case FactKind::Write:
+      return f.writes[i].span;
+    case FactKind::Name:
+      return f.names[i].span;
+    case FactKind::Global:
+      return f.globals[i].span;
+    case FactKind::Handler:
+      return f.handlers[i].span;
+    case FactKind::Class:
+      return f.classes[i].span;
+    case FactKind::Cast:
+      return f.casts[i].span;
+    case FactKind::Return:
+      return f.returns[i].span;
+    case FactKind::String:
+      return f.strings[i].span;
+    case FactKind::Function:
+      return f.functions[i].span;
+    case FactKind::Extension:
+      return f.extensions[i].span;
+    case FactKind::Module:
+      return f.modules[i].span;
+    case FactKind::Output:
+      return f.outputs[i].span;
   }
   return {};
 }
@@ -458,13 +529,26 @@ Span fact_span(const FactSet& f, FactKind kind, size_t i) {
 std::optional<Language> fact_language(const FactSet& f, FactKind kind, size_t i) {
   int module = -1;
   switch (kind) {
-    case FactKind::Call: module = f.calls[i].module; break;
-    case FactKind::Launch: module = f.launches[i].module; break;
-    case FactKind::Global: module = f.globals[i].module; break;
-    case FactKind::Cast: module = f.casts[i].module; break;
-    case FactKind::Function: module = f.functions[i].module; break;
-    case FactKind::Module: module = static_cast<int>(i); break;
-    default: return std::nullopt;  // kinds without a `language` field are not filtered
+    case FactKind::Call:
+      module = f.calls[i].module;
+      break;
+    case FactKind::Launch:
+      module = f.launches[i].module;
+      break;
+    case FactKind::Global:
+      module = f.globals[i].module;
+      break;
+    case FactKind::Cast:
+      module = f.casts[i].module;
+      break;
+    case FactKind::Function:
+      module = f.functions[i].module;
+      break;
+    case FactKind::Module:
+      module = static_cast<int>(i);
+      break;
+    default:
+      return std::nullopt;  // kinds without a `language` field are not filtered
   }
   if (module < 0 || module >= static_cast<int>(f.modules.size())) return Language::Python;
   return f.modules[module].language;

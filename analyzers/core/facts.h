@@ -28,16 +28,16 @@ std::string_view to_string(FunctionKind kind);
 
 // Why a statement might not execute, or executes only on some paths.
 struct Guard {
-  bool constant_false = false;  // under a condition that folds to false (if False, if 0, if DEBUG...)
-  bool after_return = false;    // after an unconditional return/raise in the same block
+  bool constant_false = false;    // under a condition that folds to false (if False, if 0, if DEBUG...)
+  bool after_return = false;      // after an unconditional return/raise in the same block
   bool impossible_shape = false;  // under a shape test that can never hold (x.shape[0] < 0, ...)
-  bool training = false;        // under `if self.training` / `if not self.training`
-  bool shape_test = false;      // under a test of shape, size, dtype or device
-  bool in_try = false;          // in a try body
-  bool in_except = false;       // in an except handler
-  bool side_stream = false;     // inside `with torch.cuda.stream(...)` or similar
-  bool script_main = false;     // under `if __name__ == "__main__"`: runs as a script, never under a harness
-  bool value_statistic = false;  // under a test of tensor values' statistics (x.abs().amax() < t, isfinite(x).all())
+  bool training = false;          // under `if self.training` / `if not self.training`
+  bool shape_test = false;        // under a test of shape, size, dtype or device
+  bool in_try = false;            // in a try body
+  bool in_except = false;         // in an except handler
+  bool side_stream = false;       // inside `with torch.cuda.stream(...)` or similar
+  bool script_main = false;       // under `if __name__ == "__main__"`: runs as a script, never under a harness
+  bool value_statistic = false;   // under a test of tensor values' statistics (x.abs().amax() < t, isfinite(x).all())
   bool dead() const { return constant_false || after_return || impossible_shape; }
 };
 
@@ -45,7 +45,7 @@ struct Guard {
 // rules are docs/metrics.md). `measured` is false where no metrics engine saw the code.
 struct CodeMetrics {
   bool measured = false;
-  int64_t cyclomatic = 0;         // McCabe
+  int64_t cyclomatic = 0;          // McCabe
   int64_t operators_distinct = 0;  // Halstead n1
   int64_t operands_distinct = 0;   // Halstead n2
   int64_t operators_total = 0;     // Halstead N1
@@ -56,9 +56,9 @@ struct CodeMetrics {
   int64_t sloc = 0;                // source lines of code
   int64_t lloc = 0;                // logical lines of code
   int64_t comment_lines = 0;
-  double mi_original = 0;          // 171 - 5.2 ln V - 0.23 CC - 16.2 ln LLOC
-  double mi_normalized = 0;        // max(0, original * 100 / 171)
-  double mi_comments = 0;          // normalised, with the comment term, clamped to [0, 100]
+  double mi_original = 0;    // 171 - 5.2 ln V - 0.23 CC - 16.2 ln LLOC
+  double mi_normalized = 0;  // max(0, original * 100 / 171)
+  double mi_comments = 0;    // normalised, with the comment term, clamped to [0, 100]
   // Which counter measured it: "tree-sitter-python", "tree-sitter-cuda" or "clang" (a static string).
   std::string_view counted_by;
 };
@@ -66,28 +66,28 @@ struct CodeMetrics {
 // One analysed text: the host file, or a C++/CUDA string embedded in it, or a file named by load().
 struct Module {
   Language language = Language::Python;
-  std::string role;          // "host", "cpp_sources", "cuda_sources", "load-file"
-  std::string text;          // decoded text
-  SourceMap map;             // empty for the host file: offsets are host offsets already
-  Span span;                 // where the embedded text sits in the host file
-  int extension = -1;        // index into FactSet::extensions for embedded sources
-  CodeMetrics metrics;       // of this text as a whole (for the host: the whole file)
+  std::string role;     // "host", "cpp_sources", "cuda_sources", "load-file"
+  std::string text;     // decoded text
+  SourceMap map;        // empty for the host file: offsets are host offsets already
+  Span span;            // where the embedded text sits in the host file
+  int extension = -1;   // index into FactSet::extensions for embedded sources
+  CodeMetrics metrics;  // of this text as a whole (for the host: the whole file)
   // Only while a C++ engine runs on the sources load_inline joins into this module's text
   // (cuda::extract_facts): each joined module and the offset where its text starts here. Empty otherwise.
   std::vector<std::pair<int, uint32_t>> joined;
 };
 
 struct Function {
-  std::string name;          // "forward"
-  std::string qualname;      // "ModelNew.forward", "add_kernel", "ModelNew.forward.<lambda>"
-  std::string class_name;    // enclosing class, if a method
+  std::string name;        // "forward"
+  std::string qualname;    // "ModelNew.forward", "add_kernel", "ModelNew.forward.<lambda>"
+  std::string class_name;  // enclosing class, if a method
   FunctionKind kind = FunctionKind::Python;
   std::vector<std::string> decorators;  // resolved: "triton.jit", "triton.autotune"
   std::vector<std::string> params;
   int module = 0;
-  int parent = -1;           // enclosing function, for nested defs and lambdas
-  Span span;                 // the name (or `lambda` keyword)
-  bool reachable = false;    // reachable from the entry point (ModelNew.forward)
+  int parent = -1;                  // enclosing function, for nested defs and lambdas
+  Span span;                        // the name (or `lambda` keyword)
+  bool reachable = false;           // reachable from the entry point (ModelNew.forward)
   bool executed_at_import = false;  // module body, or called from it / from __init__
   // An input generator the harness calls for its own inputs (get_inputs, get_init_inputs, GPU MODE's
   // generate_input, kernelbench.com's init_state), or nested in one: set-up, never the computation.
@@ -101,14 +101,14 @@ enum class ReceiverKind { None, Module, Value, Param, Self, Literal, Output };
 std::string_view to_string(ReceiverKind kind);
 
 struct Call {
-  std::string callee;        // as written: "t.mm", "getattr(torch, 'mat'+'mul')"
-  std::string resolved;      // fully qualified: "torch.mm", "torch.Tensor.sum", "operator.matmul"
-  std::string method;        // last name component: "mm", "sum"
+  std::string callee;                          // as written: "t.mm", "getattr(torch, 'mat'+'mul')"
+  std::string resolved;                        // fully qualified: "torch.mm", "torch.Tensor.sum", "operator.matmul"
+  std::string method;                          // last name component: "mm", "sum"
   ReceiverKind receiver = ReceiverKind::None;  // what the callee hangs off
-  bool dynamic_name = false;  // the name was built at run time and folded (getattr + concat, __dict__)
-  bool unresolved_dynamic = false;  // a run-time name that could not be folded
-  bool instance_call = false;  // calling an object bound to a constructor call (self.fc = nn.Linear())
-  bool local_target = false;   // resolves to a function or class defined in this file
+  bool dynamic_name = false;                   // the name was built at run time and folded (getattr + concat, __dict__)
+  bool unresolved_dynamic = false;             // a run-time name that could not be folded
+  bool instance_call = false;                  // calling an object bound to a constructor call (self.fc = nn.Linear())
+  bool local_target = false;                   // resolves to a function or class defined in this file
   bool launch_argument = false;  // sits in the argument list of a kernel launch (x.data_ptr() handed to a kernel)
   // Arithmetic whose tensor operands each hold one element (a loss the kernel summed, divided by N):
   // glue, not compute.
@@ -121,13 +121,13 @@ struct Call {
   // Writes into a parameter of its function through an argument: out=x, or a functional in-place
   // form whose first argument is one (torch.relu_(x), torch.nn.functional.relu(x, inplace=True)).
   bool writes_param = false;
-  std::vector<std::string> string_args;  // folded constant string arguments
-  int positional_args = 0;               // how many positional arguments are written (Python calls)
-  std::vector<std::string> keywords;     // keyword argument names
+  std::vector<std::string> string_args;     // folded constant string arguments
+  int positional_args = 0;                  // how many positional arguments are written (Python calls)
+  std::vector<std::string> keywords;        // keyword argument names
   std::vector<std::string> keyword_values;  // resolved keyword values, same order ("torch.float16")
-  int function = -1;         // enclosing function
+  int function = -1;                        // enclosing function
   int module = 0;
-  bool reachable = false;    // enclosing function reachable and the call not under a dead guard
+  bool reachable = false;  // enclosing function reachable and the call not under a dead guard
   Guard guard;
   Span span;
 };
@@ -151,10 +151,10 @@ struct Launch {
 };
 
 struct Import {
-  std::string module;        // "torch.nn.functional"
-  std::string name;          // imported name for `from m import name`, else empty
-  std::string alias;         // the local binding
-  bool dynamic = false;      // importlib.import_module / __import__
+  std::string module;    // "torch.nn.functional"
+  std::string name;      // imported name for `from m import name`, else empty
+  std::string alias;     // the local binding
+  bool dynamic = false;  // importlib.import_module / __import__
   // The harness profile provides this module for submissions to import (GPU MODE's task), or keeps
   // the reference or the checker in it (reference, eval, utils): rules/harnesses imports.
   bool harness_allowed = false;
@@ -167,13 +167,13 @@ enum class WriteKind { Attribute, Subscript, Setattr, Global };
 std::string_view to_string(WriteKind kind);
 
 struct AttributeWrite {
-  std::string target;        // as written
-  std::string resolved;      // "torch.cuda.Event.elapsed_time", "self.cache[]", "sys.modules[].N"
-  std::string attribute;     // the last attribute name, if any
+  std::string target;     // as written
+  std::string resolved;   // "torch.cuda.Event.elapsed_time", "self.cache[]", "sys.modules[].N"
+  std::string attribute;  // the last attribute name, if any
   WriteKind kind = WriteKind::Attribute;
   ReceiverKind root = ReceiverKind::None;  // Module: an imported module; Param; Self; Value
   bool dynamic_name = false;
-  bool augmented = false;    // +=, -=, ...
+  bool augmented = false;      // +=, -=, ...
   bool stores_kernel = false;  // the value is a compiled kernel or extension handle (lazy compilation)
   int function = -1;
   bool reachable = false;
@@ -193,7 +193,7 @@ struct NameRef {
 // Module-level mutable state, or C++ static/global state holding tensors or pointers.
 struct GlobalState {
   std::string name;
-  std::string kind;          // "list", "dict", "set", "tensor", "pointer", "object"
+  std::string kind;                 // "list", "dict", "set", "tensor", "pointer", "object"
   bool mutated_in_forward = false;  // written from a reachable function
   int module = 0;
   Span span;
@@ -210,16 +210,16 @@ struct ExceptHandler {
 
 struct ClassDef {
   std::string name;
-  std::vector<std::string> bases;    // resolved
+  std::vector<std::string> bases;  // resolved
   std::vector<std::string> methods;
   bool body_only_pass = false;
-  bool alias = false;                // `ModelNew = Model`: a binding, not a class statement
+  bool alias = false;  // `ModelNew = Model`: a binding, not a class statement
   Span span;
 };
 
 struct Cast {
-  std::string to_dtype;      // resolved: "torch.float16", "tl.bfloat16", "__float2half"
-  std::string via;           // "method", "keyword", "function", "flag", "input_precision", "type"
+  std::string to_dtype;  // resolved: "torch.float16", "tl.bfloat16", "__float2half"
+  std::string via;       // "method", "keyword", "function", "flag", "input_precision", "type"
   int function = -1;
   int module = 0;
   bool reachable = false;
@@ -242,9 +242,9 @@ struct DtypeContract {
 struct Return {
   int function = -1;
   std::vector<std::string> origins;  // resolved calls the value came from ("torch.empty_like")
-  bool returns_param = false;  // a parameter, or a view/cast/clone of one
-  bool written = false;        // the returned buffer was passed to a launch or written
-  bool from_state = false;     // read from self.*, a module global, or a container in one
+  bool returns_param = false;        // a parameter, or a view/cast/clone of one
+  bool written = false;              // the returned buffer was passed to a launch or written
+  bool from_state = false;           // read from self.*, a module global, or a container in one
   bool reachable = false;
   Span span;
 };
@@ -257,7 +257,7 @@ struct OutputParam {
   int function = -1;
   bool written = false;
   bool reachable = false;
-  Span span;                 // the entry function's name
+  Span span;  // the entry function's name
 };
 
 struct StringConst {
@@ -268,9 +268,9 @@ struct StringConst {
 
 // A load_inline / load call: the compiled extension and what it exports.
 struct Extension {
-  std::string binding;       // variable the module is bound to ("fused", "self.ext")
-  std::string name;          // name= argument
-  std::string loader;        // "torch.utils.cpp_extension.load_inline"
+  std::string binding;                 // variable the module is bound to ("fused", "self.ext")
+  std::string name;                    // name= argument
+  std::string loader;                  // "torch.utils.cpp_extension.load_inline"
   std::vector<std::string> functions;  // functions=[...]
   // Sibling files that hold sources: load(sources=[...]), or load_inline sources read from a file.
   // A leading kSubmissionDir stands for the submission's directory (the pipeline reads them).
@@ -279,7 +279,15 @@ struct Extension {
   Span span;
 };
 
-enum class SubmissionFormat { Unknown, KernelBenchCuda, KernelBenchTriton, KernelBenchPython, Task, PythonOther, RawCuda };
+enum class SubmissionFormat {
+  Unknown,
+  KernelBenchCuda,
+  KernelBenchTriton,
+  KernelBenchPython,
+  Task,
+  PythonOther,
+  RawCuda
+};
 std::string_view to_string(SubmissionFormat format);
 
 // The directory of the submission in a folded path (`Path(__file__).parent / "k.cu"`).
@@ -325,7 +333,23 @@ struct FactSet {
 
 using FieldValue = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<std::string>>;
 
-enum class FactKind { Call, Launch, Import, Write, Name, Global, Handler, Class, Cast, Return, String, Function, Extension, Module, Output };
+enum class FactKind {
+  Call,
+  Launch,
+  Import,
+  Write,
+  Name,
+  Global,
+  Handler,
+  Class,
+  Cast,
+  Return,
+  String,
+  Function,
+  Extension,
+  Module,
+  Output
+};
 std::optional<FactKind> parse_fact_kind(std::string_view name);
 std::string_view to_string(FactKind kind);
 

@@ -25,8 +25,9 @@ nlohmann::json facts_to_json(const FactSet& facts) {
   out["entries"] = entries;
   out["harness"] = facts.harness;
   out["harness_reference"] = facts.harness_reference;
-  out["contract"] = facts.contract.known() ? nlohmann::json{{"dtype", facts.contract.dtype}, {"source", facts.contract.source}}
-                                           : nlohmann::json();
+  out["contract"] = facts.contract.known()
+                        ? nlohmann::json{{"dtype", facts.contract.dtype}, {"source", facts.contract.source}}
+                        : nlohmann::json();
   nlohmann::json modules = nlohmann::json::array();
   for (const auto& m : facts.modules)
     modules.push_back({{"language", std::string(to_string(m.language))},

@@ -81,8 +81,10 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 GlobSet::GlobSet(const std::vector<std::string>& patterns) {
   for (const auto& p : patterns) {
     const size_t meta = p.find_first_of(kMetaCharacters);
-    if (meta != std::string::npos) wild_.push_back({p, meta, p.find_first_not_of('*', meta) == std::string::npos});
-    else owned_.push_back(p);
+    if (meta != std::string::npos)
+      wild_.push_back({p, meta, p.find_first_not_of('*', meta) == std::string::npos});
+    else
+      owned_.push_back(p);
   }
   for (const auto& p : owned_) exact_.insert(p);  // owned_ no longer grows: the views stay valid
 }
@@ -90,7 +92,8 @@ GlobSet::GlobSet(const std::vector<std::string>& patterns) {
 bool GlobSet::match(std::string_view text) const {
   if (exact_.count(text)) return true;
   for (const auto& w : wild_)
-    if (text.size() >= w.prefix && text.compare(0, w.prefix, w.pattern, 0, w.prefix) == 0 && (w.prefix_only || glob_match(w.pattern, text)))
+    if (text.size() >= w.prefix && text.compare(0, w.prefix, w.pattern, 0, w.prefix) == 0 &&
+        (w.prefix_only || glob_match(w.pattern, text)))
       return true;
   return false;
 }
@@ -101,7 +104,9 @@ bool glob_match_any(const std::vector<std::string>& patterns, std::string_view t
   return false;
 }
 
-bool has_glob_chars(std::string_view pattern) { return pattern.find_first_of(kMetaCharacters) != std::string_view::npos; }
+bool has_glob_chars(std::string_view pattern) {
+  return pattern.find_first_of(kMetaCharacters) != std::string_view::npos;
+}
 
 bool path_glob_match(std::string_view pattern, std::string_view path) {
   // Two kinds of star defeat the greedy algorithm; paths are short, so a set of reachable path
@@ -119,8 +124,10 @@ bool path_glob_match(std::string_view pattern, std::string_view path) {
         // `**/` matches zero or more whole directories: "a/**/b" matches "a/b" and "a/x/y/b".
         bool open = false;
         for (size_t t = 0; t <= n; ++t) {
-          if (reach[t]) next[t] = 1, open = true;
-          else if (open && t > 0 && path[t - 1] == '/') next[t] = 1;
+          if (reach[t])
+            next[t] = 1, open = true;
+          else if (open && t > 0 && path[t - 1] == '/')
+            next[t] = 1;
         }
         after += 1;
       } else {

@@ -42,7 +42,8 @@ class GlobSet {
 // else the longest matching glob (YAML mappings have no order that survives parsing, so "last wins"
 // would not be well defined). Used by config and policy severity overrides.
 template <typename Value>
-std::optional<Value> most_specific_match(const std::vector<std::pair<std::string, Value>>& entries, std::string_view name) {
+std::optional<Value> most_specific_match(const std::vector<std::pair<std::string, Value>>& entries,
+                                         std::string_view name) {
   std::optional<Value> result;
   size_t best = 0;
   for (const auto& [glob, value] : entries) {

@@ -23,8 +23,10 @@ std::string format_context(const std::vector<std::string>& context) {
     std::string name = part;
     if (name.size() >= 2 && name.front() == '[' && name.back() == ']') name = name.substr(1, name.size() - 2);
     const bool index = !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
-    if (index) out += "[" + name + "]";
-    else out += (out.empty() ? "" : ".") + name;
+    if (index)
+      out += "[" + name + "]";
+    else
+      out += (out.empty() ? "" : ".") + name;
   }
   return out.empty() ? "(top level)" : out;
 }

@@ -37,11 +37,11 @@ size_t skip_blanks(std::string_view text, size_t at) {
 
 // One marker: the comment opener, `kgate:`, the form, an optional [ids], then the reason.
 struct Marker {
-  size_t opener = 0;           // byte offset of `#` or `//`
+  size_t opener = 0;  // byte offset of `#` or `//`
   bool next_line = false;
   bool has_rule_list = false;
-  std::string_view ids;        // between the brackets
-  std::string_view rest;       // after the form or the list, up to a line terminator
+  std::string_view ids;   // between the brackets
+  std::string_view rest;  // after the form or the list, up to a line terminator
 };
 
 // The marker whose opener starts at `at`, if one does. A hand-written scanner, not std::regex:
@@ -137,19 +137,22 @@ SuppressionResult apply_suppressions(const SourceFile& file, std::vector<Diagnos
                                  file, s.span));
     for (const std::string& rule : s.rules) {
       if (!known_rule(rule)) {
-        result.meta.push_back(meta(kSuppressionUnknownRule, Severity::Error, "suppression names unknown rule '" + rule + "'", file, s.span));
+        result.meta.push_back(meta(kSuppressionUnknownRule, Severity::Error,
+                                   "suppression names unknown rule '" + rule + "'", file, s.span));
         continue;
       }
       const auto before = findings.size();
-      findings.erase(std::remove_if(findings.begin(), findings.end(),
-                                    [&](const Diagnostic& d) { return d.rule == rule && d.span.line == s.target_line; }),
-                     findings.end());
+      findings.erase(
+          std::remove_if(findings.begin(), findings.end(),
+                         [&](const Diagnostic& d) { return d.rule == rule && d.span.line == s.target_line; }),
+          findings.end());
       const size_t removed = before - findings.size();
       result.suppressed += removed;
       if (removed == 0 && rule_ran(rule))
-        result.meta.push_back(meta(kSuppressionUnused, Severity::Warning,
-                                   "suppression of " + rule + " on line " + std::to_string(s.target_line) + " suppresses nothing",
-                                   file, s.span));
+        result.meta.push_back(
+            meta(kSuppressionUnused, Severity::Warning,
+                 "suppression of " + rule + " on line " + std::to_string(s.target_line) + " suppresses nothing", file,
+                 s.span));
     }
   }
   return result;

@@ -30,8 +30,8 @@ struct Suppression {
 std::vector<Suppression> parse_suppressions(const SourceFile& file);
 
 struct SuppressionResult {
-  size_t suppressed = 0;          // findings removed
-  std::vector<Diagnostic> meta;   // suppression-* findings; these are never suppressed themselves
+  size_t suppressed = 0;         // findings removed
+  std::vector<Diagnostic> meta;  // suppression-* findings; these are never suppressed themselves
 };
 
 // Removes each finding whose first line is a suppression's target line and whose rule it names.

@@ -20,10 +20,14 @@ namespace fs = std::filesystem;
 
 std::string_view dtype_name(DType d) {
   switch (d) {
-    case DType::fp32: return "fp32";
-    case DType::fp16: return "fp16";
-    case DType::bf16: return "bf16";
-    case DType::int8: return "int8";
+    case DType::fp32:
+      return "fp32";
+    case DType::fp16:
+      return "fp16";
+    case DType::bf16:
+      return "bf16";
+    case DType::int8:
+      return "int8";
   }
   return "fp32";
 }
@@ -36,22 +40,31 @@ std::optional<DType> parse_dtype(std::string_view text) {
 
 int dtype_bytes(DType d) {
   switch (d) {
-    case DType::fp32: return 4;
+    case DType::fp32:
+      return 4;
     case DType::fp16:
-    case DType::bf16: return 2;
-    case DType::int8: return 1;
+    case DType::bf16:
+      return 2;
+    case DType::int8:
+      return 1;
   }
   return 4;
 }
 
 std::string_view fill_name(Fill f) {
   switch (f) {
-    case Fill::random: return "random";
-    case Fill::positive: return "positive";
-    case Fill::nonnegative: return "nonnegative";
-    case Fill::unit_interval: return "unit_interval";
-    case Fill::probability: return "probability";
-    case Fill::keep: return "keep";
+    case Fill::random:
+      return "random";
+    case Fill::positive:
+      return "positive";
+    case Fill::nonnegative:
+      return "nonnegative";
+    case Fill::unit_interval:
+      return "unit_interval";
+    case Fill::probability:
+      return "probability";
+    case Fill::keep:
+      return "keep";
   }
   return "random";
 }
@@ -64,10 +77,14 @@ std::optional<Fill> parse_fill(std::string_view name) {
 
 std::string_view pattern_name(Pattern p) {
   switch (p) {
-    case Pattern::lower_triangular: return "lower_triangular";
-    case Pattern::upper_triangular: return "upper_triangular";
-    case Pattern::diagonal: return "diagonal";
-    case Pattern::symmetric: return "symmetric";
+    case Pattern::lower_triangular:
+      return "lower_triangular";
+    case Pattern::upper_triangular:
+      return "upper_triangular";
+    case Pattern::diagonal:
+      return "diagonal";
+    case Pattern::symmetric:
+      return "symmetric";
   }
   return "symmetric";
 }
@@ -80,18 +97,23 @@ std::optional<Pattern> parse_pattern(std::string_view name) {
 
 Tolerance default_tolerance(DType d) {
   switch (d) {
-    case DType::fp32: return {1e-4, 1e-4, 1e-5};
-    case DType::fp16: return {1e-2, 1e-2, 2e-3};
-    case DType::bf16: return {2e-2, 2e-2, 8e-3};
-    case DType::int8: return {0.0, 0.0, 0.0};
+    case DType::fp32:
+      return {1e-4, 1e-4, 1e-5};
+    case DType::fp16:
+      return {1e-2, 1e-2, 2e-3};
+    case DType::bf16:
+      return {2e-2, 2e-2, 8e-3};
+    case DType::int8:
+      return {0.0, 0.0, 0.0};
   }
   return {};
 }
 
 const std::vector<std::string>& task_categories() {
-  static const std::vector<std::string> kCategories = {
-      "Activation", "Convolution", "Fusion",    "Index",   "LinearAlgebra", "Loss",   "Math",      "MatrixMultiply",
-      "Normalization", "Optimizer", "Pooling", "Quantization", "Random", "Reduce", "SpatialOps"};
+  static const std::vector<std::string> kCategories = {"Activation",    "Convolution", "Fusion",    "Index",
+                                                       "LinearAlgebra", "Loss",        "Math",      "MatrixMultiply",
+                                                       "Normalization", "Optimizer",   "Pooling",   "Quantization",
+                                                       "Random",        "Reduce",      "SpatialOps"};
   return kCategories;
 }
 
@@ -126,7 +148,7 @@ std::string symbols_of(const ShapeSet& set) {
 }
 
 const JsonSchema* task_schema(std::string& error) {
-  static const Result<JsonSchema> schema = [] () -> Result<JsonSchema> {
+  static const Result<JsonSchema> schema = []() -> Result<JsonSchema> {
     try {
       return JsonSchema::from_json(nlohmann::json::parse(kTaskSchemaJson), "tasks/task.schema.json");
     } catch (const std::exception& e) {
@@ -170,7 +192,8 @@ Result<Task> bare_task(const fs::path& file) {
 // The checks JSON Schema cannot express; `where` prefixes every message with the manifest's path.
 Status check_cross_fields(const Task& task, const nlohmann::json& doc, const std::string& where) {
   if (task.name != task.dir.filename().string())
-    return Error{where + ": name: '" + task.name + "' differs from the directory name '" + task.dir.filename().string() + "'"};
+    return Error{where + ": name: '" + task.name + "' differs from the directory name '" +
+                 task.dir.filename().string() + "'"};
   std::error_code ec;
   if (!fs::is_regular_file(task.reference, ec))
     return Error{where + ": reference: " + task.reference.string() + " is missing (every task has a reference.py)"};
@@ -203,8 +226,8 @@ Status check_cross_fields(const Task& task, const nlohmann::json& doc, const std
         auto value = eval_formula(expr, sets[i], DType::fp32);
         if (!value) return Error{where + ": " + field + ": " + value.error()};
         if (!std::isfinite(*value) || *value < 0)
-          return Error{where + ": " + field + ": '" + expr + "' is " + std::to_string(*value) + " on shapes." + group + "[" +
-                       std::to_string(i) + "] (a count must be finite and non-negative)"};
+          return Error{where + ": " + field + ": '" + expr + "' is " + std::to_string(*value) + " on shapes." + group +
+                       "[" + std::to_string(i) + "] (a count must be finite and non-negative)"};
       }
     }
   }
@@ -247,10 +270,12 @@ Result<Task> task_from_manifest(const fs::path& manifest) {
           const auto name = kind.get<std::string>();
           const std::string at = where + ": inputs." + spec.name + ".fill: ";
           if (auto f = parse_fill(name)) {
-            if (spec.fill) return Error{at + "two value kinds (" + std::string(fill_name(*spec.fill)) + ", " + name + ")"};
+            if (spec.fill)
+              return Error{at + "two value kinds (" + std::string(fill_name(*spec.fill)) + ", " + name + ")"};
             spec.fill = f;
           } else if (auto p = parse_pattern(name)) {
-            if (spec.pattern) return Error{at + "two patterns (" + std::string(pattern_name(*spec.pattern)) + ", " + name + ")"};
+            if (spec.pattern)
+              return Error{at + "two patterns (" + std::string(pattern_name(*spec.pattern)) + ", " + name + ")"};
             spec.pattern = p;
           }
         }
@@ -265,14 +290,16 @@ Result<Task> task_from_manifest(const fs::path& manifest) {
   if (doc.value("contract", std::string("elementwise")) == "quantization") {
     task.contract = Contract::quantization;
     const auto& q = doc.at("quantization");
-    task.quantization = {q.at("cosine_min").get<double>(), q.at("rel_l1_max").get<double>(), q.at("rmse_max").get<double>()};
+    task.quantization = {q.at("cosine_min").get<double>(), q.at("rel_l1_max").get<double>(),
+                         q.at("rmse_max").get<double>()};
   }
   task.special_values = strings_at(doc, "special_values");
   const auto& policy = doc.at("policy");
   task.policy.category = policy.at("category").get<std::string>();
   task.policy.allow = strings_at(policy, "allow");
   task.policy.core = strings_at(policy, "core");
-  if (policy.contains("min_own_kernel_share")) task.policy.min_own_kernel_share = policy.at("min_own_kernel_share").get<double>();
+  if (policy.contains("min_own_kernel_share"))
+    task.policy.min_own_kernel_share = policy.at("min_own_kernel_share").get<double>();
   task.policy.forbid_library_kernels = policy.value("library_kernels", std::string("forbid")) == "forbid";
   if (auto status = check_cross_fields(task, doc, where); !status) return Error{status.message()};
   return task;
@@ -312,9 +339,12 @@ Result<fs::path> find_task(const fs::path& tasks_dir, std::string_view spec) {
   std::vector<fs::path> matches;
   for (const auto& dir : task_dirs_under(tasks_dir))
     if (dir.filename() == as_path) matches.push_back(dir);
-  if (matches.empty()) return Error{"unknown task '" + std::string(spec) + "': no " + std::string(spec) + "/task.yaml under " + tasks_dir.string()};
+  if (matches.empty())
+    return Error{"unknown task '" + std::string(spec) + "': no " + std::string(spec) + "/task.yaml under " +
+                 tasks_dir.string()};
   if (matches.size() > 1)
-    return Error{"task '" + std::string(spec) + "' is ambiguous: " + matches[0].string() + " and " + matches[1].string()};
+    return Error{"task '" + std::string(spec) + "' is ambiguous: " + matches[0].string() + " and " +
+                 matches[1].string()};
   return matches.front();
 }
 
@@ -322,7 +352,8 @@ std::vector<fs::path> task_dirs_under(const fs::path& root) {
   std::vector<fs::path> dirs;
   std::error_code ec;
   if (fs::is_regular_file(root / "task.yaml", ec)) dirs.push_back(root);
-  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
     if (it->is_regular_file(ec) && it->path().filename() == "task.yaml" && it->path().parent_path() != root)
       dirs.push_back(it->path().parent_path());
   std::sort(dirs.begin(), dirs.end());

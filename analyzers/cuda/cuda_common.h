@@ -20,7 +20,7 @@ Span host_span(const SourceFile& host, const Module& m, uint32_t begin, uint32_t
 // and of the first grid dimension; nullopt for other names.
 struct LaunchApi {
   int kernel_arg = 0;
-  int grid_arg = 1;    // cuLaunchKernel: three arguments gx, gy, gz
+  int grid_arg = 1;  // cuLaunchKernel: three arguments gx, gy, gz
   int grid_args = 1;
 };
 std::optional<LaunchApi> launch_api(std::string_view resolved);

@@ -90,18 +90,18 @@ std::vector<int> missing_extension_functions(const FactSet& facts);
 // run: none, dead, or zero grid), "kernel-writes-nothing" (every kernel it launches writes no
 // pointer parameter). Extensions whose sources could not be read are not judged.
 struct BrokenLink {
-  int launch = -1;        // index into facts.launches (the Python extension launch)
+  int launch = -1;  // index into facts.launches (the Python extension launch)
   std::string kind;
-  std::string message;    // names the link that broke
-  Span span;              // the Python call
+  std::string message;  // names the link that broke
+  Span span;            // the Python call
 };
 std::vector<BrokenLink> broken_links(const FactSet& facts);
 
 // ---- Engine registration (see the header comment) ----
 // Runs the Clang engine on one module. Returns false when Clang produced no usable AST (the
 // caller then falls back and reports `why`); `facts` must be left untouched in that case.
-using ClangEngineFn = bool (*)(const SourceFile& host, FactSet& facts, int module,
-                               const CudaOptions& options, std::string& why);
+using ClangEngineFn = bool (*)(const SourceFile& host, FactSet& facts, int module, const CudaOptions& options,
+                               std::string& why);
 void register_clang_engine(ClangEngineFn engine);
 
 // The tree-sitter engine on one module (always available; used directly by tests).

@@ -15,8 +15,9 @@ namespace kgate {
 namespace {
 
 bool any_named(const std::vector<std::string>& wanted, const std::vector<std::string>& present) {
-  return std::any_of(wanted.begin(), wanted.end(),
-                     [&](const std::string& w) { return std::find(present.begin(), present.end(), w) != present.end(); });
+  return std::any_of(wanted.begin(), wanted.end(), [&](const std::string& w) {
+    return std::find(present.begin(), present.end(), w) != present.end();
+  });
 }
 
 // `#include "task.h"` also matches "../task.h" and "include/task.h".
@@ -43,9 +44,12 @@ int tri_state(const nlohmann::json& doc, const char* key) {
 
 std::string_view to_string(WithoutEntry value) {
   switch (value) {
-    case WithoutEntry::Unjudged: return "unjudged";
-    case WithoutEntry::NotASubmission: return "not-a-submission";
-    case WithoutEntry::Judged: return "judged";
+    case WithoutEntry::Unjudged:
+      return "unjudged";
+    case WithoutEntry::NotASubmission:
+      return "not-a-submission";
+    case WithoutEntry::Judged:
+      return "judged";
   }
   return "unjudged";
 }
@@ -67,7 +71,9 @@ std::optional<int> HarnessProfile::recognition(const ModuleOutline& outline) con
   return best;
 }
 
-bool HarnessProfile::names_reference(std::string_view file_name) const { return glob_match_any(reference_files, file_name); }
+bool HarnessProfile::names_reference(std::string_view file_name) const {
+  return glob_match_any(reference_files, file_name);
+}
 bool HarnessProfile::allows_import(std::string_view module) const { return glob_match_any(imports_allowed, module); }
 bool HarnessProfile::forbids_import(std::string_view module) const { return glob_match_any(imports_forbidden, module); }
 bool HarnessProfile::output_parameter(std::string_view name) const { return glob_match_any(outputs, name); }
@@ -135,7 +141,8 @@ Result<HarnessSet> load_harnesses(const std::filesystem::path& dir) {
   auto schema = JsonSchema::load((dir / "harness.schema.json").string());
   if (!schema) return Error{schema.error()};
   std::vector<std::filesystem::path> files;
-  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec))
     if (it->path().extension() == ".yaml") files.push_back(it->path());
   std::sort(files.begin(), files.end());
   HarnessSet set;
@@ -151,7 +158,8 @@ Result<HarnessSet> load_harnesses(const std::filesystem::path& dir) {
     const nlohmann::json& doc = *document;
     HarnessProfile p;
     p.name = doc.at("name").get<std::string>();
-    if (p.name != file.stem().string()) return Error{file.string() + ": name '" + p.name + "' differs from the file name"};
+    if (p.name != file.stem().string())
+      return Error{file.string() + ": name '" + p.name + "' differs from the file name"};
     if (set.find(p.name)) return Error{file.string() + ": duplicate harness profile '" + p.name + "'"};
     p.summary = doc.at("summary").get<std::string>();
     p.priority = doc.at("priority").get<int>();

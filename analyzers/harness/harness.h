@@ -27,13 +27,13 @@ struct ModuleOutline {
 
 // One alternative of `recognise:`: every key that is set must hold.
 struct HarnessSignal {
-  int kind = -1;                      // -1 any, 0 python, 1 cpp
+  int kind = -1;  // -1 any, 0 python, 1 cpp
   std::vector<std::string> classes;
   std::vector<std::string> functions;
   std::vector<std::string> includes;
-  int own_kernels = -1;               // -1 unset, 0 false, 1 true
+  int own_kernels = -1;  // -1 unset, 0 false, 1 true
   int module_class = -1;
-  std::optional<int> priority;         // this alternative's rank, when it differs from the profile's
+  std::optional<int> priority;  // this alternative's rank, when it differs from the profile's
   bool holds(const ModuleOutline& outline) const;
 };
 
@@ -49,7 +49,7 @@ struct HarnessProfile {
   std::vector<std::string> entry_classes;
   std::vector<std::string> entry_methods;
   std::vector<std::string> entry_functions;
-  std::vector<std::string> outputs;        // parameter-name globs of outputs the entry must write
+  std::vector<std::string> outputs;  // parameter-name globs of outputs the entry must write
   // imports:
   std::vector<std::string> imports_allowed;    // module globs
   std::vector<std::string> imports_forbidden;  // module globs
@@ -59,7 +59,7 @@ struct HarnessProfile {
   // and the harness's own default when none is there (KernelBench runs fp32 unless told otherwise).
   std::vector<std::string> contract_reference;
   std::string contract_default;
-  std::string runtime_call;               // for the runtime stage (issue 21); not read yet
+  std::string runtime_call;  // for the runtime stage (issue 21); not read yet
   std::string file;
 
   // The highest priority of the alternatives that hold; nullopt when none does.

@@ -11,8 +11,10 @@ constexpr std::string_view kBanner = "# ===== sidecar: ";
 bool frame_line(std::string_view line) {
   size_t equals = 0;
   for (char c : line) {
-    if (c == '=') ++equals;
-    else if (c != '#' && c != ' ' && c != '\r') return false;
+    if (c == '=')
+      ++equals;
+    else if (c != '#' && c != ' ' && c != '\r')
+      return false;
   }
   return equals >= 5 && !line.empty() && line[0] == '#';
 }
@@ -34,7 +36,9 @@ Bundle split_bundle(std::string_view text) {
     if (lines[i].second.rfind(kBanner, 0) == 0) banners.push_back(i);
   if (banners.empty()) return bundle;
   // A banner's block begins at the frame line just above it, if any.
-  auto block_start = [&](size_t banner) { return banner > 0 && frame_line(lines[banner - 1].second) ? banner - 1 : banner; };
+  auto block_start = [&](size_t banner) {
+    return banner > 0 && frame_line(lines[banner - 1].second) ? banner - 1 : banner;
+  };
   bundle.host = std::string(text.substr(0, lines[block_start(banners.front())].first));
   for (size_t b = 0; b < banners.size(); ++b) {
     std::string_view banner = lines[banners[b]].second.substr(kBanner.size());

@@ -11,7 +11,7 @@
 namespace kgate::ingest {
 
 struct Bundle {
-  std::string host;                                     // the text before the first sidecar banner
+  std::string host;                                           // the text before the first sidecar banner
   std::vector<std::pair<std::string, std::string>> sidecars;  // (file name, text), in file order
 };
 

@@ -20,7 +20,8 @@ constexpr std::string_view kEngine = "ingest";
 constexpr size_t kSniffBytes = 8 * 1024;
 constexpr double kMaxControlFraction = 0.30;
 
-Diagnostic make(std::string rule, Severity severity, std::string message, const std::string& path, Span span = {1, 1, 1, 1}) {
+Diagnostic make(std::string rule, Severity severity, std::string message, const std::string& path,
+                Span span = {1, 1, 1, 1}) {
   Diagnostic d;
   d.rule = std::move(rule);
   d.severity = severity;
@@ -37,7 +38,8 @@ bool is_control(unsigned char c) {
 }
 
 std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return text;
 }
 
@@ -141,14 +143,15 @@ std::optional<SourceFile> read_source(const std::string& path, std::string text_
 
   const std::string_view head = std::string_view(text).substr(0, std::min(text.size(), kSniffBytes));
   const size_t nul = head.find('\0');
-  const size_t control = static_cast<size_t>(std::count_if(head.begin(), head.end(), [](char c) { return is_control(static_cast<unsigned char>(c)); }));
-  if (nul != std::string_view::npos || static_cast<double>(control) > kMaxControlFraction * static_cast<double>(head.size())) {
+  const size_t control = static_cast<size_t>(
+      std::count_if(head.begin(), head.end(), [](char c) { return is_control(static_cast<unsigned char>(c)); }));
+  if (nul != std::string_view::npos ||
+      static_cast<double>(control) > kMaxControlFraction * static_cast<double>(head.size())) {
     SourceFile located(path, text);
     const uint32_t at = nul != std::string_view::npos ? static_cast<uint32_t>(nul) : 0;
-    std::string why = nul != std::string_view::npos
-                          ? "file is binary: NUL byte at offset " + std::to_string(nul)
-                          : "file is binary: " + std::to_string(control) + " of the first " + std::to_string(head.size()) +
-                                " bytes are control characters";
+    std::string why = nul != std::string_view::npos ? "file is binary: NUL byte at offset " + std::to_string(nul)
+                                                    : "file is binary: " + std::to_string(control) + " of the first " +
+                                                          std::to_string(head.size()) + " bytes are control characters";
     diagnostics.push_back(make("input-binary", Severity::Error, std::move(why), path, located.span(at, at + 1)));
     return std::nullopt;
   }
@@ -158,9 +161,10 @@ std::optional<SourceFile> read_source(const std::string& path, std::string text_
     SourceFile located(path, text);
     char byte[8];
     std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[bad])));
-    diagnostics.push_back(make("input-invalid-utf8", Severity::Error,
-                               "file is not valid UTF-8: byte " + std::string(byte) + " at offset " + std::to_string(bad),
-                               path, located.span(static_cast<uint32_t>(bad), static_cast<uint32_t>(bad) + 1)));
+    diagnostics.push_back(
+        make("input-invalid-utf8", Severity::Error,
+             "file is not valid UTF-8: byte " + std::string(byte) + " at offset " + std::to_string(bad), path,
+             located.span(static_cast<uint32_t>(bad), static_cast<uint32_t>(bad) + 1)));
     return std::nullopt;
   }
   return SourceFile(path, std::move(text));

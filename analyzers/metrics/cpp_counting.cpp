@@ -13,22 +13,20 @@ const std::unordered_set<std::string_view>& cpp_keywords() {
   // C++17 as Clang 19 reads `-x cuda -std=c++17` (C++20 words such as `concept` and `co_await` are
   // identifiers there), with the GNU and C11 spellings Clang accepts in every mode.
   static const std::unordered_set<std::string_view> words = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-      "char", "char16_t", "char32_t", "class", "compl", "const", "constexpr", "const_cast", "continue",
-      "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export",
-      "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace",
-      "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected",
-      "public", "register", "reinterpret_cast", "return", "short", "signed", "sizeof", "static",
-      "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true",
-      "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
-      "wchar_t", "while", "xor", "xor_eq",
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+      "char16_t", "char32_t", "class", "compl", "const", "constexpr", "const_cast", "continue", "decltype", "default",
+      "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "return",
+      "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+      "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
+      "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
       // GNU and C11 spellings
       "__alignof", "__alignof__", "__asm", "__asm__", "__attribute", "__attribute__", "__const", "__const__",
-      "__decltype", "__extension__", "__inline", "__inline__", "__int128", "__label__", "__restrict",
-      "__restrict__", "__signed", "__signed__", "__thread", "__typeof", "__typeof__", "__volatile",
-      "__volatile__", "__null", "__func__", "__FUNCTION__", "__PRETTY_FUNCTION__", "_Alignas", "_Alignof",
-      "_Atomic", "_Bool", "_Complex", "_Noreturn", "_Static_assert", "_Thread_local", "__bf16", "_Float16",
-      "__fp16", "__float128"};
+      "__decltype", "__extension__", "__inline", "__inline__", "__int128", "__label__", "__restrict", "__restrict__",
+      "__signed", "__signed__", "__thread", "__typeof", "__typeof__", "__volatile", "__volatile__", "__null",
+      "__func__", "__FUNCTION__", "__PRETTY_FUNCTION__", "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex",
+      "_Noreturn", "_Static_assert", "_Thread_local", "__bf16", "_Float16", "__fp16", "__float128"};
   return words;
 }
 
@@ -38,7 +36,7 @@ bool is_cpp_keyword(std::string_view word) { return cpp_keywords().count(word) >
 
 bool is_cuda_keyword(std::string_view word) {
   static const std::unordered_set<std::string_view> words = {
-      "__global__",  "__device__",   "__host__",          "__shared__",        "__constant__",
+      "__global__",  "__device__",        "__host__",        "__shared__",   "__constant__",
       "__managed__", "__grid_constant__", "__forceinline__", "__noinline__", "__launch_bounds__"};
   return words.count(word) > 0;
 }
@@ -51,7 +49,8 @@ bool is_literal_keyword(std::string_view word) {
 bool is_deciding_directive(std::string_view name) { return name == "if" || name == "ifdef" || name == "elif"; }
 
 bool is_logical_directive(std::string_view name) {
-  return !name.empty() && name != "else" && name != "elif" && name != "elifdef" && name != "elifndef" && name != "endif";
+  return !name.empty() && name != "else" && name != "elif" && name != "elifdef" && name != "elifndef" &&
+         name != "endif";
 }
 
 void CppLedger::token(uint32_t offset, std::string_view text, TokenRole role, uint32_t first_row, uint32_t last_row) {
@@ -79,7 +78,8 @@ std::string_view CppLedger::own(std::string text) { return owned_.emplace_back(s
 void CppLedger::sort() {
   if (sorted_) return;
   std::stable_sort(tokens_.begin(), tokens_.end(), [](const Token& a, const Token& b) { return a.offset < b.offset; });
-  std::stable_sort(comments_.begin(), comments_.end(), [](const Rows& a, const Rows& b) { return a.offset < b.offset; });
+  std::stable_sort(comments_.begin(), comments_.end(),
+                   [](const Rows& a, const Rows& b) { return a.offset < b.offset; });
   std::sort(decisions_.begin(), decisions_.end());
   std::sort(logical_lines_.begin(), logical_lines_.end());
   sorted_ = true;

@@ -34,8 +34,8 @@ std::string_view directive_name(std::string_view token) {
 // #elif), or nullopt: the keyword, the operator, or the directive.
 std::optional<uint32_t> decision_at(TSNode n, std::string_view src) {
   const std::string_view t = ts::type(n);
-  if (t == "if_statement" || t == "for_statement" || t == "for_range_loop" || t == "while_statement" || t == "do_statement" ||
-      t == "catch_clause")
+  if (t == "if_statement" || t == "for_statement" || t == "for_range_loop" || t == "while_statement" ||
+      t == "do_statement" || t == "catch_clause")
     return ts_node_start_byte(n);
   if (t == "case_statement") {
     if (ts_node_is_null(ts::field(n, "value"))) return std::nullopt;  // `default:` decides nothing
@@ -55,7 +55,8 @@ std::optional<uint32_t> decision_at(TSNode n, std::string_view src) {
   if (t == "preproc_if" || t == "preproc_ifdef" || t == "preproc_elif") {
     const TSNode directive = ts::child(n, 0);
     const std::string_view d = ts::text(directive, src);
-    if (!d.empty() && d.front() == '#' && is_deciding_directive(directive_name(d))) return ts_node_start_byte(directive);
+    if (!d.empty() && d.front() == '#' && is_deciding_directive(directive_name(d)))
+      return ts_node_start_byte(directive);
   }
   return std::nullopt;
 }
@@ -63,12 +64,14 @@ std::optional<uint32_t> decision_at(TSNode n, std::string_view src) {
 // A statement, declaration or directive: one logical line.
 bool is_logical_line(std::string_view t) {
   static const std::set<std::string_view> kinds = {
-      "declaration",       "expression_statement", "return_statement",   "if_statement",      "for_statement",
-      "for_range_loop",    "while_statement",      "do_statement",       "switch_statement",  "case_statement",
-      "break_statement",   "continue_statement",   "goto_statement",     "throw_statement",   "try_statement",
-      "labeled_statement", "field_declaration",    "function_definition", "type_definition",  "alias_declaration",
-      "using_declaration", "preproc_include",      "preproc_def",        "preproc_function_def", "preproc_call",
-      "preproc_if",        "preproc_ifdef",        "static_assert_declaration", "co_return_statement"};
+      "declaration",        "expression_statement", "return_statement", "if_statement",
+      "for_statement",      "for_range_loop",       "while_statement",  "do_statement",
+      "switch_statement",   "case_statement",       "break_statement",  "continue_statement",
+      "goto_statement",     "throw_statement",      "try_statement",    "labeled_statement",
+      "field_declaration",  "function_definition",  "type_definition",  "alias_declaration",
+      "using_declaration",  "preproc_include",      "preproc_def",      "preproc_function_def",
+      "preproc_call",       "preproc_if",           "preproc_ifdef",    "static_assert_declaration",
+      "co_return_statement"};
   return kinds.count(t) > 0;
 }
 
@@ -122,7 +125,8 @@ struct LedgerBuilder {
     if (k == 0 || is_atomic(t)) {
       std::string_view token = ts::text(n, src);
       if (t == "preproc_arg")  // a macro's replacement text: one operand, as written
-        while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\r')) token.remove_suffix(1);
+        while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\r'))
+          token.remove_suffix(1);
       if (token.empty() || blank(token)) return;  // a MISSING node of a repaired parse; a directive's newline
       // A directive spelled with spaces (`# define`) is the same operator as `#define`.
       if (token.front() == '#' && directive_name(token).size() + 1 != token.size())

@@ -11,7 +11,9 @@ namespace kgate::metrics {
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r'; }
-bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
+bool is_name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
+}
 
 std::string_view strip(std::string_view line) {
   while (!line.empty() && is_space(line.front())) line.remove_prefix(1);
@@ -20,8 +22,9 @@ std::string_view strip(std::string_view line) {
 }
 
 // Python's multi-character operators, longest first.
-constexpr std::array<std::string_view, 22> kOperators = {"**=", "//=", ">>=", "<<=", "...", "**", "//", "<<", ">>", "<=", ">=",
-                                                         "==", "!=", "->", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="};
+constexpr std::array<std::string_view, 22> kOperators = {"**=", "//=", ">>=", "<<=", "...", "**", "//", "<<",
+                                                         ">>",  "<=",  ">=",  "==",  "!=",  "->", "+=", "-=",
+                                                         "*=",  "/=",  "%=",  "&=",  "|=",  "^="};
 
 // The tokens of one `;`-separated part that radon's logical-line rule reads.
 struct Part {
@@ -42,7 +45,7 @@ struct Part {
 struct Scanner {
   // State carried from one physical line of a group to the next.
   int depth = 0;
-  char quote = 0;           // open string's quote character
+  char quote = 0;  // open string's quote character
   bool triple = false;
   bool continuation = false;
   // Per group.
@@ -104,7 +107,8 @@ struct Scanner {
         i = close_string(s, q + (triple ? 3 : 1));
         if (i == std::string_view::npos) return;  // the string goes on: the group continues
         string_token();
-      } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+                 (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
         ++i;
         while (i < s.size() && (is_name_char(s[i]) || s[i] == '.' ||
                                 ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E'))))
@@ -173,7 +177,8 @@ std::vector<LineGroup> python_line_groups(std::string_view text) {
     } while (scan.open() && j < lines.size());
     g.last_line = static_cast<uint32_t>(j);
     g.comments = scan.comments;
-    const bool only_comment = scan.comments > 0 && scan.strings == 0 && !scan.other_tokens && non_blank == 1 && g.first_line == g.last_line;
+    const bool only_comment =
+        scan.comments > 0 && scan.strings == 0 && !scan.other_tokens && non_blank == 1 && g.first_line == g.last_line;
     const bool only_string = scan.strings == 1 && !scan.other_tokens && scan.comments == 0 && scan.parts.size() == 1;
     if (only_comment) {
       // a comment line: neither code nor multi

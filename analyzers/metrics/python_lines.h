@@ -11,10 +11,10 @@ namespace kgate::metrics {
 struct LineGroup {
   uint32_t first_line = 1;  // 1-based
   uint32_t last_line = 1;
-  int64_t sloc = 0;         // non-blank lines of code in the group
-  int64_t multi = 0;        // non-blank lines of a multi-line string statement (a docstring)
-  int64_t comments = 0;     // comment tokens
-  int64_t lloc = 0;         // logical lines
+  int64_t sloc = 0;      // non-blank lines of code in the group
+  int64_t multi = 0;     // non-blank lines of a multi-line string statement (a docstring)
+  int64_t comments = 0;  // comment tokens
+  int64_t lloc = 0;      // logical lines
 };
 
 struct LineTotals {

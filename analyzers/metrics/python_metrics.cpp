@@ -36,7 +36,9 @@ bool irrefutable_case(TSNode clause, std::string_view src) {
   for (TSNode c : ts::named_children(clause)) {
     if (!is(c, "case_pattern")) continue;
     const std::string_view text = ts::text(c, src);
-    return !text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string_view::npos &&
+    return !text.empty() &&
+           text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+               std::string_view::npos &&
            !std::isdigit(static_cast<unsigned char>(text[0]));
   }
   return false;
@@ -133,7 +135,8 @@ class Measurer {
   int64_t module_complexity() const {
     std::vector<int64_t> methods(blocks_.size(), 0);  // per class: the complexity of its methods
     for (const Block& b : blocks_)
-      if (b.kind == Block::Function && b.parent > 0 && blocks_[b.parent].kind == Block::Class) methods[b.parent] += 1 + b.decisions;
+      if (b.kind == Block::Function && b.parent > 0 && blocks_[b.parent].kind == Block::Class)
+        methods[b.parent] += 1 + b.decisions;
     int64_t total = 1 + blocks_[0].decisions;
     for (size_t i = 1; i < blocks_.size(); ++i) {
       if (blocks_[i].parent != 0) continue;
@@ -204,7 +207,8 @@ class Measurer {
         t == "for_in_clause" || t == "assert_statement")
       return 1;
     if (t == "if_clause") return is(parent, "case_clause") ? 0 : 1;  // a comprehension's filter, not a case guard
-    if (t == "for_statement" || t == "while_statement") return 1 + (ts_node_is_null(ts::field(n, "alternative")) ? 0 : 1);
+    if (t == "for_statement" || t == "while_statement")
+      return 1 + (ts_node_is_null(ts::field(n, "alternative")) ? 0 : 1);
     if (t == "try_statement") {
       int64_t count = 0;
       for (TSNode c : ts::named_children(n))
@@ -227,7 +231,8 @@ class Measurer {
   // Halstead's operators and operands of one node (radon's visitor).
   void halstead(TSNode n, std::string_view t, TSNode parent, const std::string& context) {
     if (t == "binary_operator") {
-      record(binary_name(ts::text(ts::field(n, "operator"), src_)), {ts::field(n, "left"), ts::field(n, "right")}, context);
+      record(binary_name(ts::text(ts::field(n, "operator"), src_)), {ts::field(n, "left"), ts::field(n, "right")},
+             context);
     } else if (t == "unary_operator") {
       const std::string_view op = ts::text(ts::field(n, "operator"), src_);
       record(op == "-" ? "USub" : op == "+" ? "UAdd" : "Invert", {ts::field(n, "argument")}, context);
@@ -236,7 +241,8 @@ class Measurer {
     } else if (t == "boolean_operator") {
       const std::string_view op = ts::text(ts::field(n, "operator"), src_);
       // `a and b and c` is one BoolOp of three values; a parenthesised operand is a BoolOp of its own.
-      const bool continues_parent = is(parent, "boolean_operator") && ts::text(ts::field(parent, "operator"), src_) == op &&
+      const bool continues_parent = is(parent, "boolean_operator") &&
+                                    ts::text(ts::field(parent, "operator"), src_) == op &&
                                     ts_node_eq(ts::field(parent, "left"), n);
       if (!continues_parent) {
         std::vector<TSNode> values;
@@ -271,15 +277,16 @@ class Measurer {
 
   static std::string binary_name(std::string_view op) {
     static const std::map<std::string_view, std::string_view> names = {
-        {"+", "Add"},     {"-", "Sub"},     {"*", "Mult"},   {"@", "MatMult"}, {"/", "Div"},    {"%", "Mod"},   {"**", "Pow"},
-        {"<<", "LShift"}, {">>", "RShift"}, {"|", "BitOr"}, {"^", "BitXor"},  {"&", "BitAnd"}, {"//", "FloorDiv"}};
+        {"+", "Add"},    {"-", "Sub"},    {"*", "Mult"},     {"@", "MatMult"}, {"/", "Div"},
+        {"%", "Mod"},    {"**", "Pow"},   {"<<", "LShift"},  {">>", "RShift"}, {"|", "BitOr"},
+        {"^", "BitXor"}, {"&", "BitAnd"}, {"//", "FloorDiv"}};
     auto it = names.find(op);
     return std::string(it == names.end() ? op : it->second);
   }
   static std::string compare_name(std::string_view op) {
     static const std::map<std::string_view, std::string_view> names = {
-        {"<", "Lt"}, {"<=", "LtE"}, {"==", "Eq"}, {"!=", "NotEq"}, {"<>", "NotEq"}, {">=", "GtE"},
-        {">", "Gt"}, {"in", "In"},  {"not in", "NotIn"}, {"is", "Is"}, {"is not", "IsNot"}};
+        {"<", "Lt"}, {"<=", "LtE"}, {"==", "Eq"},        {"!=", "NotEq"}, {"<>", "NotEq"},    {">=", "GtE"},
+        {">", "Gt"}, {"in", "In"},  {"not in", "NotIn"}, {"is", "Is"},    {"is not", "IsNot"}};
     auto it = names.find(op);
     return std::string(it == names.end() ? op : it->second);
   }
@@ -318,14 +325,15 @@ class Measurer {
     if (t == "string" || t == "concatenated_string") {
       std::string value;
       bool constant = true;
-      if (t == "string") constant = string_key(n, src_, value);
+      if (t == "string")
+        constant = string_key(n, src_, value);
       else
-        for (TSNode part : ts::named_children(n)) constant = constant && is(part, "string") && string_key(part, src_, value);
+        for (TSNode part : ts::named_children(n))
+          constant = constant && is(part, "string") && string_key(part, src_, value);
       if (constant) return "s:" + value;
     }
     return "#" + std::to_string(ts::key(n));
   }
-
 
   std::string_view src_;
   std::vector<Block> blocks_;
@@ -338,7 +346,8 @@ std::map<std::pair<uint32_t, uint32_t>, size_t> functions_by_position(const Fact
   std::map<std::pair<uint32_t, uint32_t>, size_t> out;
   for (size_t i = 0; i < facts.functions.size(); ++i) {
     const Function& f = facts.functions[i];
-    if (f.module == 0 && f.kind != FunctionKind::Lambda && f.kind != FunctionKind::ModuleBody) out[{f.span.line, f.span.col}] = i;
+    if (f.module == 0 && f.kind != FunctionKind::Lambda && f.kind != FunctionKind::ModuleBody)
+      out[{f.span.line, f.span.col}] = i;
   }
   return out;
 }

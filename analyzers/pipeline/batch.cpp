@@ -20,17 +20,21 @@ bool hidden(const std::filesystem::path& path) {
   return name.size() > 1 && name[0] == '.' && name != "..";
 }
 
-void walk(const std::filesystem::path& dir, const std::function<bool(const std::string&)>& excluded, std::vector<std::string>& out) {
+void walk(const std::filesystem::path& dir, const std::function<bool(const std::string&)>& excluded,
+          std::vector<std::string>& out) {
   std::error_code ec;
   std::vector<std::filesystem::path> entries;
-  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec))
     entries.push_back(it->path());
   std::sort(entries.begin(), entries.end());
   for (const auto& entry : entries) {
     if (hidden(entry) || (excluded && excluded(entry.string()))) continue;
     // Symlinked directories are not followed: a link cycle must not hang the walk.
-    if (std::filesystem::is_directory(std::filesystem::symlink_status(entry, ec))) walk(entry, excluded, out);
-    else if (std::filesystem::is_regular_file(entry, ec) && is_analysable_extension(entry.string())) out.push_back(entry.string());
+    if (std::filesystem::is_directory(std::filesystem::symlink_status(entry, ec)))
+      walk(entry, excluded, out);
+    else if (std::filesystem::is_regular_file(entry, ec) && is_analysable_extension(entry.string()))
+      out.push_back(entry.string());
   }
 }
 
@@ -50,19 +54,25 @@ FileResult internal_failure(const std::string& path, const std::string& what) {
 
 }  // namespace
 
-bool is_analysable_extension(const std::string& path) { return ingest::kind_from_path(path) != ingest::FileKind::Unknown; }
+bool is_analysable_extension(const std::string& path) {
+  return ingest::kind_from_path(path) != ingest::FileKind::Unknown;
+}
 
-std::vector<std::string> discover_files(const std::vector<std::string>& paths, const std::function<bool(const std::string&)>& excluded) {
+std::vector<std::string> discover_files(const std::vector<std::string>& paths,
+                                        const std::function<bool(const std::string&)>& excluded) {
   std::vector<std::string> out;
   for (const auto& path : paths) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) walk(path, excluded, out);
-    else out.push_back(path);
+    if (std::filesystem::is_directory(path, ec))
+      walk(path, excluded, out);
+    else
+      out.push_back(path);
   }
   return out;
 }
 
-void analyze_batch_each(const std::vector<BatchItem>& items, unsigned threads, const AnalyzeItem& analyze, const ItemDone& on_done) {
+void analyze_batch_each(const std::vector<BatchItem>& items, unsigned threads, const AnalyzeItem& analyze,
+                        const ItemDone& on_done) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<size_t>(items.size(), 1)));
   std::atomic<size_t> next{0};

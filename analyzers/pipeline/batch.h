@@ -31,6 +31,7 @@ std::vector<FileResult> analyze_batch(const std::vector<BatchItem>& items, unsig
 // serialised), in completion order. A throwing `analyze` rejects that file; the batch goes on.
 using AnalyzeItem = std::function<FileResult(size_t index, const BatchItem& item)>;
 using ItemDone = std::function<void(size_t index, FileResult&& result)>;
-void analyze_batch_each(const std::vector<BatchItem>& items, unsigned threads, const AnalyzeItem& analyze, const ItemDone& on_done);
+void analyze_batch_each(const std::vector<BatchItem>& items, unsigned threads, const AnalyzeItem& analyze,
+                        const ItemDone& on_done);
 
 }  // namespace kgate

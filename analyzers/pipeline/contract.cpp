@@ -63,8 +63,10 @@ DtypeContract resolve_contract(const std::string& path, const FactSet& facts, co
     }
   }
   if (context.config && !context.config->contract.empty())
-    return {context.config->contract, context.config->source.empty() ? std::string(kConfigFileName) : context.config->source};
-  if (profile && !profile->contract_default.empty()) return {profile->contract_default, "the " + profile->name + " harness's default"};
+    return {context.config->contract,
+            context.config->source.empty() ? std::string(kConfigFileName) : context.config->source};
+  if (profile && !profile->contract_default.empty())
+    return {profile->contract_default, "the " + profile->name + " harness's default"};
   return {};
 }
 

@@ -52,8 +52,10 @@ Result<GateContext> GateContext::make(const GateOptions& options, const RuleSet&
     if (!loaded) return Error{"--task: " + loaded.error()};
     task = std::move(*loaded);
   }
-  if (!options.policy.empty()) context.forced_policy_ = options.policy;
-  else if (task) context.forced_policy_ = task->policy.category;
+  if (!options.policy.empty())
+    context.forced_policy_ = options.policy;
+  else if (task)
+    context.forced_policy_ = task->policy.category;
   if (!options.contract.empty()) {
     if (!mantissa_bits(options.contract))
       return Error{"--contract: unknown dtype '" + options.contract + "' (known: " + contract_dtype_names() + ")"};

@@ -56,7 +56,8 @@ class GateContext {
   Result<const AnalysisContext*> context_for(const std::string& path);
 
  private:
-  GateContext(const GateOptions& options, const RuleSet& rules, const HarnessSet& harnesses, std::filesystem::path rules_dir)
+  GateContext(const GateOptions& options, const RuleSet& rules, const HarnessSet& harnesses,
+              std::filesystem::path rules_dir)
       : options_(options), rules_(rules), harnesses_(harnesses), rules_dir_(std::move(rules_dir)) {}
 
   GateOptions options_;

@@ -68,7 +68,8 @@ void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoi
   const HarnessProfile* profile = choice.select(outline);
   // The harness's own headers (task.h, reference.cuh) are claimed by the profile that names them
   // before the repository profile, which claims every other C++ file.
-  if (const HarnessProfile* naming = choice.naming_reference(outline.file_name); naming && (!profile || profile->without_entry == WithoutEntry::Judged))
+  if (const HarnessProfile* naming = choice.naming_reference(outline.file_name);
+      naming && (!profile || profile->without_entry == WithoutEntry::Judged))
     profile = naming;
   if (!profile) {
     facts.harness_without_entry = "judged";  // a C++ file no profile claims is judged as repository code
@@ -85,7 +86,8 @@ void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoi
     im.harness_forbidden = !im.harness_allowed && profile->forbids_import(name);
   }
   for (const auto& extra : choice.extra_entry_functions) facts.cpp_entry_functions.push_back(extra);
-  for (const auto& name : facts.cpp_entry_functions) facts.harness_entry += (facts.harness_entry.empty() ? "" : " or ") + name;
+  for (const auto& name : facts.cpp_entry_functions)
+    facts.harness_entry += (facts.harness_entry.empty() ? "" : " or ") + name;
 }
 
 // Sources a Python submission keeps in sibling files (load(sources=[...]), or load_inline sources read
@@ -99,8 +101,10 @@ void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::
     Extension& ext = facts.extensions[e];
     for (const std::string& name : ext.source_files) {
       std::string relative = name;
-      if (relative.rfind(kSubmissionDir, 0) == 0) relative = relative.substr(std::min(relative.size(), kSubmissionDir.size() + 1));
-      const std::filesystem::path path = std::filesystem::path(relative).is_absolute() ? std::filesystem::path(relative) : dir / relative;
+      if (relative.rfind(kSubmissionDir, 0) == 0)
+        relative = relative.substr(std::min(relative.size(), kSubmissionDir.size() + 1));
+      const std::filesystem::path path =
+          std::filesystem::path(relative).is_absolute() ? std::filesystem::path(relative) : dir / relative;
       std::optional<std::string> text;
       // A bundle's sidecar stands in for the sibling file of the same name.
       for (const auto& [sidecar, sidecar_text] : sidecars)
@@ -133,9 +137,12 @@ void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::
 // Python files of one folder, and each would otherwise read the folder's C++ files again.
 template <typename NameOf>
 std::shared_ptr<const std::vector<python::SiblingModule>> directory_modules(const std::filesystem::path& dir,
-                                                                            const ingest::Limits& limits, const NameOf& module_name) {
+                                                                            const ingest::Limits& limits,
+                                                                            const NameOf& module_name) {
   static std::mutex mutex;
-  static std::map<std::pair<std::string, std::filesystem::file_time_type>, std::shared_ptr<const std::vector<python::SiblingModule>>> memo;
+  static std::map<std::pair<std::string, std::filesystem::file_time_type>,
+                  std::shared_ptr<const std::vector<python::SiblingModule>>>
+      memo;
   std::error_code ec;
   const auto key = std::make_pair(dir.string(), std::filesystem::last_write_time(dir, ec));
   {
@@ -150,7 +157,8 @@ std::shared_ptr<const std::vector<python::SiblingModule>> directory_modules(cons
     if (!it->is_regular_file(ec) || it->file_size(ec) > limits.max_file_bytes) continue;
     ++read;
     if (auto text = read_file_text(it->path()))
-      if (std::string module = module_name(*text); !module.empty()) modules->push_back({module, it->path().filename().string()});
+      if (std::string module = module_name(*text); !module.empty())
+        modules->push_back({module, it->path().filename().string()});
   }
   std::sort(modules->begin(), modules->end(), [](const auto& a, const auto& b) { return a.file < b.file; });
   std::lock_guard<std::mutex> lock(mutex);
@@ -161,7 +169,8 @@ std::shared_ptr<const std::vector<python::SiblingModule>> directory_modules(cons
 // a bundle's sidecars standing in for files of the same name. A harness that builds the submission's
 // directory (KernelBench's ThunderKittens backend) makes them importable as `import name`. A
 // directory's first 64 C++ files are read.
-std::vector<python::SiblingModule> sibling_modules(const std::string& path, const std::vector<std::pair<std::string, std::string>>& sidecars,
+std::vector<python::SiblingModule> sibling_modules(const std::string& path,
+                                                   const std::vector<std::pair<std::string, std::string>>& sidecars,
                                                    const ingest::Limits& limits) {
   const auto module_name = [](const std::string& text) -> std::string {
     constexpr std::string_view kMacro = "PYBIND11_MODULE";
@@ -214,7 +223,8 @@ void extract_cpp_facts(const SourceFile& file, FactSet& facts, std::vector<Diagn
     for (size_t i = 0; i < facts.functions.size() && facts.entry < 0; ++i) {
       const Function& f = facts.functions[i];
       if (f.kind == FunctionKind::Host && f.reachable &&
-          std::find(facts.cpp_entry_functions.begin(), facts.cpp_entry_functions.end(), f.name) != facts.cpp_entry_functions.end())
+          std::find(facts.cpp_entry_functions.begin(), facts.cpp_entry_functions.end(), f.name) !=
+              facts.cpp_entry_functions.end())
         facts.entry = static_cast<int>(i);
     }
     if (facts.entry >= 0) facts.entries.push_back(facts.entry);
@@ -235,7 +245,8 @@ std::string verdict_of(const FactSet& facts, const std::vector<Diagnostic>& find
   if (!analysed) return "unjudged";  // unreadable, empty or over a limit without an error finding
   if (facts.harness_reference) return "not-a-submission";
   if (facts.entry >= 0 || facts.harness_without_entry == "judged") {
-    const bool entry_missing = std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.rule == "entry-not-found"; });
+    const bool entry_missing =
+        std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.rule == "entry-not-found"; });
     return entry_missing ? "unjudged" : "pass";
   }
   if (facts.harness_without_entry == "not-a-submission") return "not-a-submission";
@@ -243,8 +254,8 @@ std::string verdict_of(const FactSet& facts, const std::vector<Diagnostic>& find
 }
 
 nlohmann::json basic_metrics(const std::optional<SourceFile>& source, const FactSet& facts) {
-  const size_t reachable_launches =
-      static_cast<size_t>(std::count_if(facts.launches.begin(), facts.launches.end(), [](const Launch& l) { return l.reachable; }));
+  const size_t reachable_launches = static_cast<size_t>(
+      std::count_if(facts.launches.begin(), facts.launches.end(), [](const Launch& l) { return l.reachable; }));
   return {{"lines", source ? count_lines(source->text) : 0},
           {"bytes", source ? source->text.size() : 0},
           {"functions", facts.functions.size()},
@@ -256,7 +267,8 @@ nlohmann::json basic_metrics(const std::optional<SourceFile>& source, const Fact
           {"maintainability", metrics::maintainability_json(facts)}};
 }
 
-FileResult analyze(const std::string& path, std::optional<std::string> text, const AnalysisContext& context, FactSet* keep_facts) {
+FileResult analyze(const std::string& path, std::optional<std::string> text, const AnalysisContext& context,
+                   FactSet* keep_facts) {
   const RuleSet& rules = context.rules ? *context.rules : empty_rules();
   const Policy& policy = context.policy ? *context.policy : empty_policy();
   const Engine engine(rules, policy, context.config, context.only_rules);
@@ -272,8 +284,9 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
 
   const ingest::FileKind kind = ingest::kind_from_path(path);
   if (kind == ingest::FileKind::Unknown) {
-    produced.push_back(pipeline_finding("input-unknown-format",
-                                        "unknown file type: kgate analyses .py submissions and .cu .cuh .cpp .cc .cxx .h .hpp sources", path));
+    produced.push_back(pipeline_finding(
+        "input-unknown-format",
+        "unknown file type: kgate analyses .py submissions and .cu .cuh .cpp .cc .cxx .h .hpp sources", path));
   } else {
     source = text ? ingest::read_source(path, std::move(*text), context.limits, produced, true)
                   : ingest::read_source(path, {}, context.limits, produced, false);
@@ -303,8 +316,9 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
       facts = FactSet{};
       facts.format = format;
       produced.clear();
-      produced.push_back(pipeline_finding(budget.overrun() == BudgetOverrun::Memory ? "input-too-much-memory" : "input-too-slow",
-                                          budget.describe(), path));
+      produced.push_back(
+          pipeline_finding(budget.overrun() == BudgetOverrun::Memory ? "input-too-much-memory" : "input-too-slow",
+                           budget.describe(), path));
     }
   }
   result.format = facts.format;
@@ -319,7 +333,8 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   // found is `unjudged`, never a pass. Only the harness's own reference file (reference.py, task.py,
   // or a task's reference) is not a candidate: only input problems are reported for it.
   const bool judged = !facts.harness_reference;
-  std::vector<Diagnostic> findings = source && judged && !abandoned ? engine.run(facts, path) : std::vector<Diagnostic>{};
+  std::vector<Diagnostic> findings =
+      source && judged && !abandoned ? engine.run(facts, path) : std::vector<Diagnostic>{};
   for (Diagnostic& d : produced) {
     // Input problems always surface in fixture mode: a fixture that does not parse tests nothing.
     const bool input_problem = d.rule.rfind("input-", 0) == 0;
@@ -333,7 +348,8 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
 
   if (source && !abandoned) {
     SuppressionResult suppression = apply_suppressions(
-        *source, findings, [&](std::string_view id) { return rules.contains(id); }, [&](std::string_view id) { return engine.enabled(id); });
+        *source, findings, [&](std::string_view id) { return rules.contains(id); },
+        [&](std::string_view id) { return engine.enabled(id); });
     result.suppressed = suppression.suppressed;
     for (Diagnostic& d : suppression.meta) {
       if (!engine.enabled(d.rule)) continue;
@@ -350,7 +366,8 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   std::sort(findings.begin(), findings.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.span.line, a.span.col, a.rule, a.message) < std::tie(b.span.line, b.span.col, b.rule, b.message);
   });
-  result.rejected = std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
+  result.rejected =
+      std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
   result.verdict = verdict_of(facts, findings, source.has_value() && !abandoned);
   result.findings = std::move(findings);
   result.metrics = basic_metrics(source, facts);
@@ -360,7 +377,9 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
 
 }  // namespace
 
-FileResult analyze_file(const std::string& path, const AnalysisContext& context) { return analyze(path, std::nullopt, context, nullptr); }
+FileResult analyze_file(const std::string& path, const AnalysisContext& context) {
+  return analyze(path, std::nullopt, context, nullptr);
+}
 
 FileResult analyze_source(const std::string& path, const std::string& text, const AnalysisContext& context) {
   return analyze(path, text, context, nullptr);

@@ -14,20 +14,20 @@
 
 namespace kgate {
 
-class RuleSet;   // analyzers/rules/rule_set.h
-struct Policy;   // analyzers/rules/policy.h
-struct Config;   // analyzers/core/config.h
+class RuleSet;             // analyzers/rules/rule_set.h
+struct Policy;             // analyzers/rules/policy.h
+struct Config;             // analyzers/core/config.h
 class ReferenceContracts;  // analyzers/pipeline/contract.h
 
 struct FileResult {
   std::string path;
   SubmissionFormat format = SubmissionFormat::Unknown;
-  bool rejected = false;        // any unsuppressed finding of severity error
+  bool rejected = false;  // any unsuppressed finding of severity error
   // "pass", "reject", "unjudged" (no entry found: never a pass) or "not-a-submission" (a kernel
   // module with no harness entry, or the harness's own reference file).
   std::string verdict = "pass";
-  std::string harness;          // the harness profile that applied; empty: none recognised
-  DtypeContract contract;       // the dtype contract the precision rules judged against (contract.h)
+  std::string harness;               // the harness profile that applied; empty: none recognised
+  DtypeContract contract;            // the dtype contract the precision rules judged against (contract.h)
   std::vector<Diagnostic> findings;  // sorted by line, col, rule
   size_t suppressed = 0;
   nlohmann::json metrics = nlohmann::json::object();

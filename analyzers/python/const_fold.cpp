@@ -42,27 +42,63 @@ void decode_escape(std::string_view esc, uint32_t host, FoldedString& out) {
     for (size_t i = from; i < from + count; ++i) {
       char h = esc[i];
       if (!std::isxdigit(static_cast<unsigned char>(h))) return std::nullopt;
-      v = v * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
+      v = v * 16 +
+          static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
     }
     return v;
   };
   switch (c) {
-    case '\n': return;  // line continuation
-    case 'n': append_utf8(out, '\n', host); return;
-    case 't': append_utf8(out, '\t', host); return;
-    case 'r': append_utf8(out, '\r', host); return;
-    case 'a': append_utf8(out, '\a', host); return;
-    case 'b': append_utf8(out, '\b', host); return;
-    case 'f': append_utf8(out, '\f', host); return;
-    case 'v': append_utf8(out, '\v', host); return;
-    case '\\': case '\'': case '"': append_utf8(out, static_cast<uint32_t>(c), host); return;
-    case 'x': if (auto v = hex(2, 2)) { append_utf8(out, *v, host); return; } break;
-    case 'u': if (auto v = hex(2, 4)) { append_utf8(out, *v, host); return; } break;
-    case 'U': if (auto v = hex(2, 8)) { append_utf8(out, *v, host); return; } break;
+    case '\n':
+      return;  // line continuation
+    case 'n':
+      append_utf8(out, '\n', host);
+      return;
+    case 't':
+      append_utf8(out, '\t', host);
+      return;
+    case 'r':
+      append_utf8(out, '\r', host);
+      return;
+    case 'a':
+      append_utf8(out, '\a', host);
+      return;
+    case 'b':
+      append_utf8(out, '\b', host);
+      return;
+    case 'f':
+      append_utf8(out, '\f', host);
+      return;
+    case 'v':
+      append_utf8(out, '\v', host);
+      return;
+    case '\\':
+    case '\'':
+    case '"':
+      append_utf8(out, static_cast<uint32_t>(c), host);
+      return;
+    case 'x':
+      if (auto v = hex(2, 2)) {
+        append_utf8(out, *v, host);
+        return;
+      }
+      break;
+    case 'u':
+      if (auto v = hex(2, 4)) {
+        append_utf8(out, *v, host);
+        return;
+      }
+      break;
+    case 'U':
+      if (auto v = hex(2, 8)) {
+        append_utf8(out, *v, host);
+        return;
+      }
+      break;
     default:
       if (c >= '0' && c <= '7') {
         uint32_t v = 0;
-        for (size_t i = 1; i < esc.size() && i < 4 && esc[i] >= '0' && esc[i] <= '7'; ++i) v = v * 8 + static_cast<uint32_t>(esc[i] - '0');
+        for (size_t i = 1; i < esc.size() && i < 4 && esc[i] >= '0' && esc[i] <= '7'; ++i)
+          v = v * 8 + static_cast<uint32_t>(esc[i] - '0');
         append_utf8(out, v, host);
         return;
       }
@@ -244,8 +280,10 @@ std::optional<FoldedString> ConstFolder::fold_string(TSNode expr, int depth) con
         if (!inner) return std::nullopt;
         size_t b = 0, e = inner->text.size();
         auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-        if (method != "rstrip") while (b < e && space(inner->text[b])) ++b;
-        if (method != "lstrip") while (e > b && space(inner->text[e - 1])) --e;
+        if (method != "rstrip")
+          while (b < e && space(inner->text[b])) ++b;
+        if (method != "lstrip")
+          while (e > b && space(inner->text[e - 1])) --e;
         FoldedString out;
         out.plain = false;
         out.text = inner->text.substr(b, e - b);

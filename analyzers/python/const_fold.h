@@ -17,8 +17,8 @@ namespace kgate::python {
 
 struct FoldedString {
   std::string text;
-  SourceMap map;       // decoded byte -> host byte
-  bool plain = true;   // a single literal, with no concatenation, variable or call involved
+  SourceMap map;      // decoded byte -> host byte
+  bool plain = true;  // a single literal, with no concatenation, variable or call involved
 };
 
 enum class Truth { False, True, Unknown };

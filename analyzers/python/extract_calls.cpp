@@ -56,7 +56,8 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   c.unresolved_dynamic = callee.unresolved;
   if (ts::is(fn, "attribute")) {
     c.receiver = callee.receiver == ReceiverKind::None ? ReceiverKind::Value : callee.receiver;
-    if (c.receiver != ReceiverKind::Module) c.state_receiver = eval(ts::field(fn, "object"), scope).receiver == ReceiverKind::Self;
+    if (c.receiver != ReceiverKind::Module)
+      c.state_receiver = eval(ts::field(fn, "object"), scope).receiver == ReceiverKind::Self;
     if (callee.k == Value::K::Path || callee.k == Value::K::Function || callee.k == Value::K::ExtFunction) {
       ReceiverKind rk = root_kind(ts::field(fn, "object"), scope);
       if (rk == ReceiverKind::Param && c.receiver != ReceiverKind::Module) c.receiver = ReceiverKind::Param;
@@ -126,7 +127,8 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       c.resolved = callee.path;
       if (kernel_source_compiler(callee.path)) record_kernel_source(args, callee.path);
       if (kernel_launch_api(callee.path)) {  // cuLaunchKernel(kernel, grid..., block..., args)
-        record_launch(node, LaunchKind::Dsl, std::string(ts::text(positional_arg(args, 0), src_)).substr(0, 120), -1, scope, guard);
+        record_launch(node, LaunchKind::Dsl, std::string(ts::text(positional_arg(args, 0), src_)).substr(0, 120), -1,
+                      scope, guard);
         mark_args_written(args, scope, /*launch=*/true);
         note_launch_arguments(args);
       }
@@ -161,7 +163,8 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       }
       if (key == "inplace" && ts::text(val, src_) == "True" && still_param(positional_arg(args, 0), scope))
         c.writes_param = true;
-      if (key == "dtype" && kv.k == Value::K::Path && is_dtype_path(kv.path)) add_cast(canonical_dtype(kv.path), "keyword", node, scope, guard);
+      if (key == "dtype" && kv.k == Value::K::Path && is_dtype_path(kv.path))
+        add_cast(canonical_dtype(kv.path), "keyword", node, scope, guard);
     } else if (!ts::is(a, "comment")) {
       if (!ts::is(a, "list_splat") && !ts::is(a, "dictionary_splat")) ++c.positional_args;
       if (auto s = fold_in(a, scope)) c.string_args.push_back(s->text.substr(0, 256));
@@ -174,8 +177,9 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   }
 
   // torch.relu_(x): a module-level in-place function writes its first argument.
-  if (c.receiver == ReceiverKind::Module && c.resolved.rfind("torch.", 0) == 0 && c.resolved.rfind("torch.Tensor.", 0) != 0 &&
-      c.method.size() > 1 && c.method.back() == '_' && c.method.front() != '_') {
+  if (c.receiver == ReceiverKind::Module && c.resolved.rfind("torch.", 0) == 0 &&
+      c.resolved.rfind("torch.Tensor.", 0) != 0 && c.method.size() > 1 && c.method.back() == '_' &&
+      c.method.front() != '_') {
     TSNode first = positional_arg(args, 0);
     if (!ts_node_is_null(first) && still_param(first, scope)) c.writes_param = true;
   }
@@ -192,17 +196,21 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   if (c.resolved == "triton.language.dot" || c.resolved == "triton.language.dot_scaled") {
     for (size_t k = 0; k < c.keywords.size(); ++k) {
       const std::string& v = c.keyword_values[k];
-      if ((c.keywords[k] == "input_precision" && (v == "\"tf32\"" || v == "'tf32'")) || (c.keywords[k] == "allow_tf32" && v == "True"))
+      if ((c.keywords[k] == "input_precision" && (v == "\"tf32\"" || v == "'tf32'")) ||
+          (c.keywords[k] == "allow_tf32" && v == "True"))
         add_cast("tf32", "input_precision", node, scope, guard);
     }
   }
   if (ts::is(fn, "attribute") && c.receiver != ReceiverKind::Module) {
-    if (c.method == "half") add_cast("torch.float16", "method", node, scope, guard);
-    else if (c.method == "bfloat16") add_cast("torch.bfloat16", "method", node, scope, guard);
+    if (c.method == "half")
+      add_cast("torch.float16", "method", node, scope, guard);
+    else if (c.method == "bfloat16")
+      add_cast("torch.bfloat16", "method", node, scope, guard);
     else if (c.method == "to" || c.method == "type") {
       TSNode first = positional_arg(args, 0);
       Value dv = eval(first, scope);
-      if (dv.k == Value::K::Path && is_dtype_path(dv.path)) add_cast(canonical_dtype(dv.path), "method", node, scope, guard);
+      if (dv.k == Value::K::Path && is_dtype_path(dv.path))
+        add_cast(canonical_dtype(dv.path), "method", node, scope, guard);
     }
   }
   if (c.resolved == "triton.language.cast") {
@@ -250,8 +258,9 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   }
 
   // setattr(obj, "name", value) is a write.
-  if (c.resolved == "builtins.setattr" || c.resolved == "builtins.object.__setattr__" || c.resolved == "object.__setattr__" ||
-      c.resolved == "builtins.type.__setattr__" || c.resolved == "type.__setattr__") {
+  if (c.resolved == "builtins.setattr" || c.resolved == "builtins.object.__setattr__" ||
+      c.resolved == "object.__setattr__" || c.resolved == "builtins.type.__setattr__" ||
+      c.resolved == "type.__setattr__") {
     TSNode obj = positional_arg(args, 0);
     Value ov = eval(obj, scope);
     AttributeWrite w;
@@ -305,7 +314,8 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       add_edge(fn_of(scope), carried.index, edge_dead(guard));
     }
   }
-  if (c.resolved == "operator.methodcaller" && !c.string_args.empty()) children.push_back("torch.Tensor." + c.string_args[0]);
+  if (c.resolved == "operator.methodcaller" && !c.string_args.empty())
+    children.push_back("torch.Tensor." + c.string_args[0]);
   // A forward hook or pre-hook registered on the model runs with every call of it: an edge from the
   // entry to the hook's body.
   if ((c.method == "register_forward_hook" || c.method == "register_forward_pre_hook" ||
@@ -331,12 +341,25 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
 }
 
 bool Extractor::callable_carrier(const std::string& path) {
-  static const std::unordered_set<std::string> kCarriers = {
-      "functools.reduce", "builtins.map", "builtins.filter", "itertools.starmap", "itertools.accumulate",
-      "torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential", "torch.utils._pytree.tree_map",
-      "torch.utils._pytree.tree_map_only", "torch.vmap", "torch.func.vmap", "torch.func.functional_call",
-      "torch.func.grad", "torch.func.jacrev", "torch.func.jacfwd", "torch.cond", "torch._higher_order_ops.cond",
-      "torch.map", "torch._higher_order_ops.map"};
+  static const std::unordered_set<std::string> kCarriers = {"functools.reduce",
+                                                            "builtins.map",
+                                                            "builtins.filter",
+                                                            "itertools.starmap",
+                                                            "itertools.accumulate",
+                                                            "torch.utils.checkpoint.checkpoint",
+                                                            "torch.utils.checkpoint.checkpoint_sequential",
+                                                            "torch.utils._pytree.tree_map",
+                                                            "torch.utils._pytree.tree_map_only",
+                                                            "torch.vmap",
+                                                            "torch.func.vmap",
+                                                            "torch.func.functional_call",
+                                                            "torch.func.grad",
+                                                            "torch.func.jacrev",
+                                                            "torch.func.jacfwd",
+                                                            "torch.cond",
+                                                            "torch._higher_order_ops.cond",
+                                                            "torch.map",
+                                                            "torch._higher_order_ops.map"};
   return kCarriers.count(path) > 0;
 }
 
@@ -354,7 +377,8 @@ void Extractor::container_children(TSNode fn, int scope, const Guard& guard, std
   while (ts::is(target, "subscript")) target = ts::field(target, "value");
   if (ts::is(target, "identifier")) {  // a loop variable bound to self.<attr>
     Found f = find_name(std::string(ts::text(target, src_)), scope);
-    if (f.k != Found::K::Binding || !f.bindings || f.bindings->size() != 1 || ts_node_is_null((*f.bindings)[0].expr)) return;
+    if (f.k != Found::K::Binding || !f.bindings || f.bindings->size() != 1 || ts_node_is_null((*f.bindings)[0].expr))
+      return;
     target = (*f.bindings)[0].expr;
   }
   if (!ts::is(target, "attribute")) return;
@@ -397,10 +421,11 @@ void Extractor::container_children(TSNode fn, int scope, const Guard& guard, std
 // a name, a tuple, a comparison or a subscript.
 bool Extractor::pointer_argument(TSNode node, int scope) {
   static const std::unordered_set<std::string> key_builders = {
-      "builtins.hash", "builtins.id", "builtins.tuple", "builtins.str", "builtins.repr", "builtins.frozenset",
-      "builtins.dict", "builtins.set", "builtins.list", "builtins.format", "builtins.print"};
-  static const std::unordered_set<std::string> key_methods = {"get", "setdefault", "pop", "__contains__", "__getitem__",
-                                                              "__setitem__", "index", "count", "add", "append", "update"};
+      "builtins.hash", "builtins.id",  "builtins.tuple", "builtins.str",    "builtins.repr", "builtins.frozenset",
+      "builtins.dict", "builtins.set", "builtins.list",  "builtins.format", "builtins.print"};
+  static const std::unordered_set<std::string> key_methods = {"get",         "setdefault",  "pop",   "__contains__",
+                                                              "__getitem__", "__setitem__", "index", "count",
+                                                              "add",         "append",      "update"};
   TSNode at = node;
   for (int depth = 0; depth < 6; ++depth) {
     TSNode parent = ts_node_parent(at);
@@ -416,7 +441,8 @@ bool Extractor::pointer_argument(TSNode node, int scope) {
     if (callee.k == Value::K::Function || callee.k == Value::K::Class) return false;  // this file's own code
     const std::string path = callee.k == Value::K::Path ? callee.path : std::string();
     if (key_builders.count(path)) return false;
-    if (ts::is(fn, "attribute") && key_methods.count(std::string(ts::text(ts::field(fn, "attribute"), src_)))) return false;
+    if (ts::is(fn, "attribute") && key_methods.count(std::string(ts::text(ts::field(fn, "attribute"), src_))))
+      return false;
     // int(p), ctypes.c_void_p(p) and numpy.uint64(p) only re-wrap the pointer: what receives the
     // wrapper decides. A name bound to a wrapper (`p = ctypes.c_void_p`) resolves to it as well.
     if (path == "builtins.int" || path.rfind("ctypes.c_", 0) == 0 || path == "ctypes.cast" || path == "numpy.uint64" ||
@@ -467,7 +493,6 @@ void Extractor::record_launch(TSNode node, LaunchKind kind, const std::string& k
   facts_.launches.push_back(l);
 }
 
-
 // `launch`: the arguments go to a kernel, so wrapper calls bound elsewhere (a_ptr =
 // make_ptr(dtype, a.data_ptr(), ...)) are launch arguments too.
 void Extractor::mark_args_written(TSNode args, int scope, bool launch) {
@@ -496,7 +521,8 @@ void Extractor::mark_written_deep(int scope, TSNode expr, int depth, bool launch
     if (ts::is(fn, "attribute")) mark_written_deep(scope, ts::field(fn, "object"), depth + 1, launch);
   } else if (ts::is(expr, "tuple") || ts::is(expr, "list") || ts::is(expr, "parenthesized_expression") ||
              ts::is(expr, "expression_list")) {
-    for (uint32_t i = 0; i < ts::named_count(expr); ++i) mark_written_deep(scope, ts::named_child(expr, i), depth + 1, launch);
+    for (uint32_t i = 0; i < ts::named_count(expr); ++i)
+      mark_written_deep(scope, ts::named_child(expr, i), depth + 1, launch);
   } else if (ts::is(expr, "identifier")) {
     auto it = scopes_[scope].bindings.find(std::string(ts::text(expr, src_)));
     if (it == scopes_[scope].bindings.end()) return;

@@ -1,4 +1,5 @@
-// Extractor, extensions: load_inline / load calls, their sources (strings and the submission's own files), run-time compiled kernel sources.
+// Extractor, extensions: load_inline / load calls, their sources (strings and the submission's own files), run-time
+// compiled kernel sources.
 #include "analyzers/python/extractor.h"
 
 #include <algorithm>
@@ -25,8 +26,10 @@ int Extractor::extension_for(TSNode call, int scope) {
   TSNode args = ts::field(call, "arguments");
   TSNode name = keyword_arg(args, "name");
   if (ts_node_is_null(name)) name = positional_arg(args, 0);
-  if (auto n = fold_in(name, scope)) ext.name = n->text;
-  else ext.name = "<unnamed>";
+  if (auto n = fold_in(name, scope))
+    ext.name = n->text;
+  else
+    ext.name = "<unnamed>";
   TSNode parent = ts::parent(call);
   if (ts::is(parent, "assignment")) ext.binding = std::string(ts::text(ts::field(parent, "left"), src_));
   ext.span = ts::span(call);
@@ -53,11 +56,14 @@ int Extractor::extension_for(TSNode call, int scope) {
     // them next to the submission (extension-sources-unresolved when one is missing).
     if (!list) {
       std::vector<TSNode> items;
-      if (ts::is(expr, "list") || ts::is(expr, "tuple")) items = ts::named_children(expr);
-      else items.push_back(expr);
+      if (ts::is(expr, "list") || ts::is(expr, "tuple"))
+        items = ts::named_children(expr);
+      else
+        items.push_back(expr);
       std::vector<std::string> files;
       for (TSNode item : items) {
-        auto file = std::string_view(role) == "load-file" ? fold_source_path(item, scope, 0) : file_source(item, scope, 0);
+        auto file =
+            std::string_view(role) == "load-file" ? fold_source_path(item, scope, 0) : file_source(item, scope, 0);
         if (!file) {
           facts_.extensions[index].sources_unresolved = true;
           return;
@@ -115,7 +121,8 @@ int Extractor::sibling_extension(const std::string& import_path) {
   if (siblings_.empty()) return -1;
   const std::string top = import_path.substr(0, import_path.find('.'));
   if (auto it = extension_by_sibling_.find(top); it != extension_by_sibling_.end()) return it->second;
-  const auto sibling = std::find_if(siblings_.begin(), siblings_.end(), [&](const SiblingModule& m) { return m.name == top; });
+  const auto sibling =
+      std::find_if(siblings_.begin(), siblings_.end(), [&](const SiblingModule& m) { return m.name == top; });
   if (sibling == siblings_.end()) return -1;
   Extension ext;
   ext.binding = top;
@@ -152,7 +159,8 @@ std::optional<std::string> Extractor::fold_source_path(TSNode expr, int scope, i
     const std::string name(ts::text(expr, src_));
     if (name == "__file__") return std::string(kSubmissionDir) + "/__file__";
     Found f = find_name(name, scope);
-    if (f.k != Found::K::Binding || f.bindings->empty() || ts_node_is_null(f.bindings->back().expr)) return std::nullopt;
+    if (f.k != Found::K::Binding || f.bindings->empty() || ts_node_is_null(f.bindings->back().expr))
+      return std::nullopt;
     return fold_source_path(f.bindings->back().expr, f.bindings->back().scope, depth + 1);
   }
   if (t == "attribute" && ts::text(ts::field(expr, "attribute"), src_) == "parent") {
@@ -174,7 +182,8 @@ std::optional<std::string> Extractor::fold_source_path(TSNode expr, int scope, i
   auto all = [&]() { return std::all_of(folded.begin(), folded.end(), [](const auto& f) { return f.has_value(); }); };
   if (ts::is(fn, "attribute")) {  // methods of a path value
     const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
-    if (method == "resolve" || method == "absolute" || method == "expanduser") return fold_source_path(ts::field(fn, "object"), scope, depth + 1);
+    if (method == "resolve" || method == "absolute" || method == "expanduser")
+      return fold_source_path(ts::field(fn, "object"), scope, depth + 1);
     if (method == "with_name" && folded.size() == 1 && folded[0]) {
       auto base = fold_source_path(ts::field(fn, "object"), scope, depth + 1);
       if (base) return join(dirname(*base), *folded[0]);
@@ -209,7 +218,8 @@ std::optional<std::string> Extractor::file_source(TSNode expr, int scope, int de
   if (ts_node_is_null(expr) || depth > 8) return std::nullopt;
   if (ts::is(expr, "identifier")) {
     Found f = find_name(std::string(ts::text(expr, src_)), scope);
-    if (f.k != Found::K::Binding || f.bindings->empty() || ts_node_is_null(f.bindings->back().expr)) return std::nullopt;
+    if (f.k != Found::K::Binding || f.bindings->empty() || ts_node_is_null(f.bindings->back().expr))
+      return std::nullopt;
     return file_source(f.bindings->back().expr, f.bindings->back().scope, depth + 1);
   }
   if (!ts::is(expr, "call")) return std::nullopt;
@@ -220,7 +230,8 @@ std::optional<std::string> Extractor::file_source(TSNode expr, int scope, int de
   if (method == "read_text") return fold_source_path(object, scope, depth + 1);
   if (method == "read" && ts::is(object, "call")) {
     const Value opener = eval(ts::field(object, "function"), scope, 1);
-    if (opener.k == Value::K::Path && (opener.path == "builtins.open" || opener.path == "io.open" || opener.path == "codecs.open"))
+    if (opener.k == Value::K::Path &&
+        (opener.path == "builtins.open" || opener.path == "io.open" || opener.path == "codecs.open"))
       return fold_source_path(positional_arg(ts::field(object, "arguments"), 0), scope, depth + 1);
   }
   return std::nullopt;

@@ -1,4 +1,5 @@
-// Extractor, after pass 2: reachability from the entries, the per-return data flow, handlers, globals, launch arguments and the format.
+// Extractor, after pass 2: reachability from the entries, the per-return data flow, handlers, globals, launch arguments
+// and the format.
 #include "analyzers/python/extractor.h"
 
 #include <algorithm>
@@ -50,7 +51,8 @@ void Extractor::compute_reachability() {
   for (auto& c : facts_.calls) c.reachable = live(c.function, c.guard);
   for (auto& l : facts_.launches) l.reachable = live(l.function, l.guard);
   for (auto& w : facts_.writes) w.reachable = live(w.function, w.guard);
-  for (size_t i = 0; i < facts_.names.size(); ++i) facts_.names[i].reachable = live(facts_.names[i].function, name_guards_[i]);
+  for (size_t i = 0; i < facts_.names.size(); ++i)
+    facts_.names[i].reachable = live(facts_.names[i].function, name_guards_[i]);
   for (Function& fn : facts_.functions)
     for (int f = static_cast<int>(&fn - facts_.functions.data()); f >= 0; f = facts_.functions[f].parent)
       if (input_generator_name(facts_.functions[f].name)) fn.input_generator = true;
@@ -59,7 +61,8 @@ void Extractor::compute_reachability() {
     cast.reachable = live(cast.function, cast_guards_[i]);
     cast.setup = cast_guards_[i].script_main || setup_function(cast.function);
   }
-  for (size_t i = 0; i < facts_.handlers.size(); ++i) facts_.handlers[i].reachable = live(facts_.handlers[i].function, handler_guards_[i]);
+  for (size_t i = 0; i < facts_.handlers.size(); ++i)
+    facts_.handlers[i].reachable = live(facts_.handlers[i].function, handler_guards_[i]);
 }
 
 // Set-up code, not computation: input generators the harnesses call (KernelBench's get_inputs and
@@ -77,7 +80,8 @@ bool Extractor::input_generator_name(const std::string& name) {
 // The bindings of parameter `name` that reach byte `use`, when an unconditional one (a statement of
 // the function's own body, or of a `with` in it) comes before the use: that one and any later ones
 // before the use. nullopt: none does, and the parameter itself still reaches.
-std::optional<std::vector<const Binding*>> Extractor::param_rebinding(const std::string& name, int scope, uint32_t use) const {
+std::optional<std::vector<const Binding*>> Extractor::param_rebinding(const std::string& name, int scope,
+                                                                      uint32_t use) const {
   const auto it = scopes_[scope].bindings.find(name);
   const int fn = scopes_[scope].function;
   if (it == scopes_[scope].bindings.end() || fn < 0) return std::nullopt;
@@ -86,7 +90,8 @@ std::optional<std::vector<const Binding*>> Extractor::param_rebinding(const std:
     for (TSNode at = ts_node_parent(n); !ts_node_is_null(at); at = ts_node_parent(at)) {
       if (ts_node_eq(at, def)) return true;
       const std::string_view t = ts::type(at);
-      if (t != "assignment" && t != "expression_statement" && t != "block" && t != "with_statement" && t != "parenthesized_expression")
+      if (t != "assignment" && t != "expression_statement" && t != "block" && t != "with_statement" &&
+          t != "parenthesized_expression")
         return false;
     }
     return false;
@@ -100,7 +105,8 @@ std::optional<std::vector<const Binding*>> Extractor::param_rebinding(const std:
   if (!kill) return std::nullopt;
   std::vector<const Binding*> reaching;
   for (const Binding& b : it->second)
-    if (!ts_node_is_null(b.expr) && ts_node_start_byte(b.expr) >= ts_node_start_byte(kill->expr) && ts_node_end_byte(b.expr) <= use)
+    if (!ts_node_is_null(b.expr) && ts_node_start_byte(b.expr) >= ts_node_start_byte(kill->expr) &&
+        ts_node_end_byte(b.expr) <= use)
       reaching.push_back(&b);
   return reaching;
 }
@@ -122,7 +128,8 @@ void Extractor::mark_triton_kernels_without_stores() {
   // Only launched kernels: a jit helper that other kernels call returns its values instead.
   std::vector<char> launched(facts_.functions.size(), 0);
   for (const Launch& l : facts_.launches)
-    if (l.kernel_function >= 0 && l.kernel_function < static_cast<int>(launched.size())) launched[l.kernel_function] = 1;
+    if (l.kernel_function >= 0 && l.kernel_function < static_cast<int>(launched.size()))
+      launched[l.kernel_function] = 1;
   for (size_t f = 0; f < facts_.functions.size(); ++f)
     if (facts_.functions[f].kind == FunctionKind::TritonJit && launched[f] && !writes[f])
       facts_.functions[f].decorators.push_back("no-pointer-write");
@@ -348,11 +355,16 @@ void Extractor::decide_format() {
                             [](const Function& f) { return f.kind == FunctionKind::TritonJit; });
   bool has_model = scopes_[0].local_classes.count("Model") > 0;
   bool has_inputs = scopes_[0].local_functions.count("get_inputs") > 0;
-  if (!facts_.extensions.empty()) facts_.format = SubmissionFormat::KernelBenchCuda;
-  else if (triton) facts_.format = SubmissionFormat::KernelBenchTriton;
-  else if (model_new) facts_.format = SubmissionFormat::KernelBenchPython;
-  else if (has_model && has_inputs) facts_.format = SubmissionFormat::Task;
-  else facts_.format = SubmissionFormat::PythonOther;
+  if (!facts_.extensions.empty())
+    facts_.format = SubmissionFormat::KernelBenchCuda;
+  else if (triton)
+    facts_.format = SubmissionFormat::KernelBenchTriton;
+  else if (model_new)
+    facts_.format = SubmissionFormat::KernelBenchPython;
+  else if (has_model && has_inputs)
+    facts_.format = SubmissionFormat::Task;
+  else
+    facts_.format = SubmissionFormat::PythonOther;
 }
 
 }  // namespace kgate::python::detail

@@ -95,7 +95,8 @@ void Extractor::bind_target(TSNode target, TSNode value, int scope, int class_in
                              ts::text(ts::field(value, "object"), src_) == s.self_name;
     for (uint32_t i = 0; i < n; ++i) {
       TSNode element = ts::named_child(target, i);
-      TSNode bound = paired ? ts::named_child(value, i) : (module_attr && ts::is(element, "identifier") ? value : TSNode{});
+      TSNode bound =
+          paired ? ts::named_child(value, i) : (module_attr && ts::is(element, "identifier") ? value : TSNode{});
       bind_target(element, bound, scope, class_index);
     }
   }
@@ -202,10 +203,12 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
     // A class attribute that holds a callable (`mm = staticmethod(torch.mm)`, `act = F.gelu`) is what
     // `self.mm` calls; other class constants stay unbound, as before.
     if (class_index >= 0 && scopes_[scope].function < 0 && ts::is(left, "identifier") && !ts_node_is_null(value)) {
-      const bool callable_value = ts::is(value, "attribute") || ts::is(value, "identifier") ||
-                                  (ts::is(value, "call") && (ts::text(ts::field(value, "function"), src_) == "staticmethod" ||
-                                                             ts::text(ts::field(value, "function"), src_) == "classmethod"));
-      if (callable_value) classes_[class_index].self_attrs[std::string(ts::text(left, src_))].push_back(Binding{value, scope});
+      const bool callable_value =
+          ts::is(value, "attribute") || ts::is(value, "identifier") ||
+          (ts::is(value, "call") && (ts::text(ts::field(value, "function"), src_) == "staticmethod" ||
+                                     ts::text(ts::field(value, "function"), src_) == "classmethod"));
+      if (callable_value)
+        classes_[class_index].self_attrs[std::string(ts::text(left, src_))].push_back(Binding{value, scope});
     }
     if (ts::is(right, "assignment")) {
       TSNode inner_left = ts::field(right, "left");
@@ -223,7 +226,8 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
       TSNode name_arg{}, value_arg{};
       if (on_self && ts::is(fn, "attribute") && ts::text(ts::field(fn, "object"), src_) == s.self_name) {
         const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
-        if (method == "add_module" || method == "register_module" || method == "register_buffer" || method == "register_parameter") {
+        if (method == "add_module" || method == "register_module" || method == "register_buffer" ||
+            method == "register_parameter") {
           name_arg = positional_arg(args, 0);
           value_arg = positional_arg(args, 1);
         }
@@ -251,9 +255,10 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
     // calling the container's children (record_call). Any other iterable binds to nothing we follow.
     TSNode right = ts::field(node, "right");
     const bool module_attr = ts::is(right, "attribute") && ts::is(ts::field(right, "object"), "identifier") &&
-                             !scopes_[scope].self_name.empty() && ts::text(ts::field(right, "object"), src_) == scopes_[scope].self_name;
-    bind_target(ts::field(node, "left"), module_attr && ts::is(ts::field(node, "left"), "identifier") ? right : TSNode{}, scope,
-                class_index);
+                             !scopes_[scope].self_name.empty() &&
+                             ts::text(ts::field(right, "object"), src_) == scopes_[scope].self_name;
+    bind_target(ts::field(node, "left"),
+                module_attr && ts::is(ts::field(node, "left"), "identifier") ? right : TSNode{}, scope, class_index);
   } else if (t == "as_pattern_target") {
     bind_target(ts::named_child(node, 0), TSNode{}, scope, class_index);
   } else if (t == "return_statement" && scopes_[scope].function >= 0 && ts::named_count(node) > 0) {
@@ -340,14 +345,16 @@ int Extractor::module_function_named(const std::string& name) {
 // of a kernel compiler's result (load_inline / load; the kernel languages of issue 19 add theirs).
 bool Extractor::defines_own_kernels() {
   for (const Function& f : facts_.functions)
-    if (f.kind == FunctionKind::TritonJit || f.kind == FunctionKind::DslKernel || is_kernel_factory(&f - facts_.functions.data()))
+    if (f.kind == FunctionKind::TritonJit || f.kind == FunctionKind::DslKernel ||
+        is_kernel_factory(&f - facts_.functions.data()))
       return true;
   for (const auto& [name, bindings] : scopes_[0].bindings)
     for (const Binding& b : bindings) {
       if (ts_node_is_null(b.expr) || !ts::is(b.expr, "call")) continue;
       const Value callee = eval(ts::field(b.expr, "function"), 0, 1);
-      if (callee.k == Value::K::Path && (callee.path == "torch.utils.cpp_extension.load_inline" ||
-                                         callee.path == "torch.utils.cpp_extension.load" || kernel_compiler(callee.path)))
+      if (callee.k == Value::K::Path &&
+          (callee.path == "torch.utils.cpp_extension.load_inline" || callee.path == "torch.utils.cpp_extension.load" ||
+           kernel_compiler(callee.path)))
         return true;
     }
   return src_.find("load_inline(") != std::string_view::npos;
@@ -367,7 +374,8 @@ void Extractor::choose_harness() {
   for (const auto& [name, fi] : scopes_[0].local_functions)
     if (facts_.functions[fi].kind == FunctionKind::Python) outline.functions.push_back(name);
   for (const auto& [name, bindings] : scopes_[0].bindings)
-    if (!scopes_[0].local_functions.count(name) && !scopes_[0].local_classes.count(name) && module_function_named(name) >= 0)
+    if (!scopes_[0].local_functions.count(name) && !scopes_[0].local_classes.count(name) &&
+        module_function_named(name) >= 0)
       outline.functions.push_back(name);
   std::sort(outline.classes.begin(), outline.classes.end());
   std::sort(outline.functions.begin(), outline.functions.end());
@@ -407,7 +415,8 @@ void Extractor::find_entries() {
   for (const auto& name : functions) {
     const int fi = module_function_named(name);
     if (fi < 0) continue;
-    if (std::find(facts_.entries.begin(), facts_.entries.end(), fi) == facts_.entries.end()) facts_.entries.push_back(fi);
+    if (std::find(facts_.entries.begin(), facts_.entries.end(), fi) == facts_.entries.end())
+      facts_.entries.push_back(fi);
   }
   if (facts_.entry < 0 && !facts_.entries.empty()) facts_.entry = facts_.entries.front();
   // Output parameters of the entry functions: outputs, not inputs (receiver kind Output).
@@ -432,8 +441,9 @@ void Extractor::find_entries() {
 // A parameter of the function whose scope this is, named an output by the harness profile.
 bool Extractor::is_output_param(const std::string& name, int scope) const {
   const int fn = scopes_[scope].function;
-  return std::any_of(output_params_.begin(), output_params_.end(),
-                     [&](const auto& o) { return o.first == fn && o.second == name && scopes_[scope].params.count(name); });
+  return std::any_of(output_params_.begin(), output_params_.end(), [&](const auto& o) {
+    return o.first == fn && o.second == name && scopes_[scope].params.count(name);
+  });
 }
 
 // One output fact per output parameter: whether the entry writes it (see OutputParam).
@@ -456,7 +466,8 @@ void Extractor::mark_harness_imports() {
     std::string_view root = im.module;
     root = root.substr(0, root.find('.'));
     im.harness_allowed = profile_->allows_import(im.module) || profile_->allows_import(root);
-    im.harness_forbidden = !im.harness_allowed && (profile_->forbids_import(im.module) || profile_->forbids_import(root));
+    im.harness_forbidden =
+        !im.harness_allowed && (profile_->forbids_import(im.module) || profile_->forbids_import(root));
   }
 }
 

@@ -23,11 +23,9 @@ Found Extractor::find_name(const std::string& name, int scope) const {
     if (sc.params.count(name)) return {Found::K::Param, s, -1, name};
     if (auto it = sc.local_functions.find(name); it != sc.local_functions.end())
       return {Found::K::Function, s, it->second};
-    if (auto it = sc.local_classes.find(name); it != sc.local_classes.end())
-      return {Found::K::Class, s, it->second};
+    if (auto it = sc.local_classes.find(name); it != sc.local_classes.end()) return {Found::K::Class, s, it->second};
     if (auto it = sc.imports.find(name); it != sc.imports.end()) return {Found::K::Import, s, -1, it->second};
-    if (auto it = sc.bindings.find(name); it != sc.bindings.end())
-      return {Found::K::Binding, s, -1, {}, &it->second};
+    if (auto it = sc.bindings.find(name); it != sc.bindings.end()) return {Found::K::Binding, s, -1, {}, &it->second};
     s = sc.parent;
   }
   if (builtin_names().count(name)) return {Found::K::Builtin, 0, -1, "builtins." + name};
@@ -147,7 +145,10 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
     case Value::K::List:
     case Value::K::Dict:
       v.k = Value::K::Path;
-      v.path = std::string(obj.k == Value::K::Str ? "builtins.str." : obj.k == Value::K::List ? "builtins.list." : "builtins.dict.") + attr;
+      v.path = std::string(obj.k == Value::K::Str    ? "builtins.str."
+                           : obj.k == Value::K::List ? "builtins.list."
+                                                     : "builtins.dict.") +
+               attr;
       v.receiver = ReceiverKind::Literal;
       return v;
     case Value::K::Param:
@@ -156,8 +157,9 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
     case Value::K::ExtFunction:
       v.k = Value::K::Path;
       v.path = "torch.Tensor." + attr;
-      v.receiver = obj.k == Value::K::Param ? ReceiverKind::Param
-                   : (obj.receiver == ReceiverKind::Self ? ReceiverKind::Self : ReceiverKind::Value);
+      v.receiver = obj.k == Value::K::Param
+                       ? ReceiverKind::Param
+                       : (obj.receiver == ReceiverKind::Self ? ReceiverKind::Self : ReceiverKind::Value);
       return v;
   }
   return v;
@@ -230,17 +232,25 @@ std::string Extractor::value_path(const Value& v, TSNode node) const {
     case Value::K::Path:
     case Value::K::Instance:
       return v.index >= 0 && v.k == Value::K::Instance ? classes_[v.index].name : v.path;
-    case Value::K::Function: return facts_.functions[v.index].qualname;
-    case Value::K::Class: return classes_[v.index].name;
-    case Value::K::Extension: return "extension." + facts_.extensions[v.index].name;
-    case Value::K::Kernel: return v.path;
-    case Value::K::ExtFunction: return "extension." + facts_.extensions[v.index].name + "." + v.path;
-    case Value::K::Self: return "self";
-    case Value::K::Param: return v.path;
+    case Value::K::Function:
+      return facts_.functions[v.index].qualname;
+    case Value::K::Class:
+      return classes_[v.index].name;
+    case Value::K::Extension:
+      return "extension." + facts_.extensions[v.index].name;
+    case Value::K::Kernel:
+      return v.path;
+    case Value::K::ExtFunction:
+      return "extension." + facts_.extensions[v.index].name + "." + v.path;
+    case Value::K::Self:
+      return "self";
+    case Value::K::Param:
+      return v.path;
     case Value::K::Tensor:
       if (!v.path.empty()) return v.path;
       [[fallthrough]];
-    default: return std::string(ts::text(node, src_));
+    default:
+      return std::string(ts::text(node, src_));
   }
 }
 
@@ -357,7 +367,8 @@ Value Extractor::eval(TSNode node, int scope, int depth) {
     if (base.k == Value::K::Path) {
       TSNode key = ts::field(node, "subscript");
       constexpr std::string_view kDict = ".__dict__";
-      if (base.path.size() > kDict.size() && base.path.compare(base.path.size() - kDict.size(), kDict.size(), kDict) == 0) {
+      if (base.path.size() > kDict.size() &&
+          base.path.compare(base.path.size() - kDict.size(), kDict.size(), kDict) == 0) {
         if (auto k = fold_in(key, scope)) {
           v.k = Value::K::Path;
           v.path = base.path.substr(0, base.path.size() - kDict.size()) + "." + k->text;
@@ -478,8 +489,8 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
   if (callee.k == Value::K::Function && facts_.functions[callee.index].name == "__getitem__") return v;
   // A kernel factory (tilelang.jit) returns a compiled kernel; calling a CuTe kernel returns its
   // launchable (kernel(...).launch(...)); RawModule.get_function returns one of its kernels.
-  if (callee.k == Value::K::Function && (facts_.functions[callee.index].kind == FunctionKind::DslKernel ||
-                                         is_kernel_factory(callee.index))) {
+  if (callee.k == Value::K::Function &&
+      (facts_.functions[callee.index].kind == FunctionKind::DslKernel || is_kernel_factory(callee.index))) {
     v.k = Value::K::Kernel;
     v.index = callee.index;
     v.path = facts_.functions[callee.index].qualname;
@@ -578,7 +589,9 @@ Value Extractor::find_returned_kernel(const std::vector<Binding>& returns, int d
     Value e = eval(r.expr, r.scope, depth + 1);
     if (e.k == Value::K::Kernel) return e;
     // A library function handed back (`return torch.matmul`): calling the result calls it.
-    if (e.k == Value::K::Path && e.path.rfind("torch.", 0) == 0 && !is_dtype_path(e.path) && ts::is(r.expr, "attribute")) return e;
+    if (e.k == Value::K::Path && e.path.rfind("torch.", 0) == 0 && !is_dtype_path(e.path) &&
+        ts::is(r.expr, "attribute"))
+      return e;
     if (kernel_function(e)) {
       Value k;
       k.k = Value::K::Kernel;
@@ -592,7 +605,8 @@ Value Extractor::find_returned_kernel(const std::vector<Binding>& returns, int d
 
 bool Extractor::is_kernel_factory(int fi) const {
   const auto& decorators = facts_.functions[fi].decorators;
-  return std::any_of(decorators.begin(), decorators.end(), [](const std::string& d) { return kernel_factory_decorator(d); });
+  return std::any_of(decorators.begin(), decorators.end(),
+                     [](const std::string& d) { return kernel_factory_decorator(d); });
 }
 
 }  // namespace kgate::python::detail

@@ -1,4 +1,5 @@
-// Extractor, pass 2: the walk over the tree with branch guards, and the facts of assignments, names, strings, imports, classes and handlers.
+// Extractor, pass 2: the walk over the tree with branch guards, and the facts of assignments, names, strings, imports,
+// classes and handlers.
 #include "analyzers/python/extractor.h"
 
 #include <algorithm>
@@ -46,15 +47,16 @@ bool Extractor::value_statistic_test(TSNode cond, int scope) {
   if (ts::is(cond, "parenthesized_expression")) cond = ts::named_child(cond, 0);
   if (ts::is(cond, "identifier")) {
     Found f = find_name(std::string(ts::text(cond, src_)), scope);
-    return f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->front().expr) &&
-           statistic(f.bindings->front().expr);
+    return f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 &&
+           !ts_node_is_null(f.bindings->front().expr) && statistic(f.bindings->front().expr);
   }
   if (ts::is(cond, "call")) {
     Value callee = eval(ts::field(cond, "function"), scope);
     if (callee.k != Value::K::Function) return false;
     auto it = return_exprs_.find(callee.index);
-    return it != return_exprs_.end() &&
-           std::any_of(it->second.begin(), it->second.end(), [&](const Binding& b) { return !ts_node_is_null(b.expr) && statistic(b.expr); });
+    return it != return_exprs_.end() && std::any_of(it->second.begin(), it->second.end(), [&](const Binding& b) {
+             return !ts_node_is_null(b.expr) && statistic(b.expr);
+           });
   }
   return false;
 }
@@ -141,8 +143,10 @@ void Extractor::enter_function(TSNode def, int outer_scope, const Guard& outer) 
   current_scope_ = scope;
   Guard fresh;
   TSNode body = ts::field(def, "body");
-  if (ts::is(body, "block")) walk_block(body, scope, fresh);
-  else walk(body, scope, fresh);
+  if (ts::is(body, "block"))
+    walk_block(body, scope, fresh);
+  else
+    walk(body, scope, fresh);
   current_scope_ = saved;
 }
 
@@ -259,8 +263,10 @@ void Extractor::walk(TSNode node, int scope, const Guard& guard) {
   if (t == "call") {
     record_call(node, scope, guard);
     TSNode fn = ts::field(node, "function");
-    if (ts::is(fn, "attribute")) walk_chain_inside(ts::field(fn, "object"), scope, guard);
-    else if (!ts::is(fn, "identifier")) walk(fn, scope, guard);  // a callee that is itself a call or subscript
+    if (ts::is(fn, "attribute"))
+      walk_chain_inside(ts::field(fn, "object"), scope, guard);
+    else if (!ts::is(fn, "identifier"))
+      walk(fn, scope, guard);  // a callee that is itself a call or subscript
     walk(ts::field(node, "arguments"), scope, guard);
     return;
   }
@@ -345,11 +351,16 @@ void Extractor::walk_target_parts(TSNode target, int scope, const Guard& guard) 
 ReceiverKind Extractor::root_kind(TSNode expr, int scope) {
   TSNode n = expr;
   for (int guard = 0; guard < 64; ++guard) {
-    if (ts::is(n, "attribute")) n = ts::field(n, "object");
-    else if (ts::is(n, "subscript")) n = ts::field(n, "value");
-    else if (ts::is(n, "call")) n = ts::field(n, "function");
-    else if (ts::is(n, "parenthesized_expression")) n = ts::named_child(n, 0);
-    else break;
+    if (ts::is(n, "attribute"))
+      n = ts::field(n, "object");
+    else if (ts::is(n, "subscript"))
+      n = ts::field(n, "value");
+    else if (ts::is(n, "call"))
+      n = ts::field(n, "function");
+    else if (ts::is(n, "parenthesized_expression"))
+      n = ts::named_child(n, 0);
+    else
+      break;
   }
   if (!ts::is(n, "identifier")) return ts::is(n, "string") ? ReceiverKind::Literal : ReceiverKind::Value;
   // `v = x.view(-1)`, `head = x[:4]`: a local bound once to a view of a parameter is that parameter's
@@ -357,10 +368,14 @@ ReceiverKind Extractor::root_kind(TSNode expr, int scope) {
   if (ReceiverKind k = root_kind_depth(n, scope, 0); k == ReceiverKind::Param || k == ReceiverKind::Output) return k;
   Value v = eval(n, scope);
   switch (v.k) {
-    case Value::K::Self: return ReceiverKind::Self;
-    case Value::K::Param: return is_output_param(v.path, scope) ? ReceiverKind::Output : ReceiverKind::Param;
-    case Value::K::Path: return ReceiverKind::Module;
-    default: return v.receiver == ReceiverKind::Self ? ReceiverKind::Self : ReceiverKind::Value;
+    case Value::K::Self:
+      return ReceiverKind::Self;
+    case Value::K::Param:
+      return is_output_param(v.path, scope) ? ReceiverKind::Output : ReceiverKind::Param;
+    case Value::K::Path:
+      return ReceiverKind::Module;
+    default:
+      return v.receiver == ReceiverKind::Self ? ReceiverKind::Self : ReceiverKind::Value;
   }
 }
 
@@ -368,9 +383,10 @@ ReceiverKind Extractor::root_kind(TSNode expr, int scope) {
 // nothing when some step may copy.
 std::optional<TSNode> Extractor::view_source(TSNode expr) const {
   static const std::unordered_set<std::string_view> kViewMethods = {
-      "view", "view_as", "reshape", "reshape_as", "flatten", "unflatten", "t", "transpose", "permute", "movedim",
-      "swapaxes", "narrow", "select", "unsqueeze", "squeeze", "expand", "expand_as", "as_strided", "detach",
-      "contiguous", "diagonal", "unfold", "float", "to", "type_as", "view_as_real", "view_as_complex"};
+      "view",      "view_as", "reshape",   "reshape_as", "flatten",      "unflatten",      "t",
+      "transpose", "permute", "movedim",   "swapaxes",   "narrow",       "select",         "unsqueeze",
+      "squeeze",   "expand",  "expand_as", "as_strided", "detach",       "contiguous",     "diagonal",
+      "unfold",    "float",   "to",        "type_as",    "view_as_real", "view_as_complex"};
   static const std::unordered_set<std::string_view> kViewAttributes = {"data", "T", "mT", "H", "mH", "real", "imag"};
   TSNode n = expr;
   bool stepped = false;
@@ -381,7 +397,8 @@ std::optional<TSNode> Extractor::view_source(TSNode expr) const {
       // x[:4], x[..., 0] are views of a tensor; state["cache"] and state[3] may be container lookups.
       TSNode index = ts::field(n, "subscript");
       const std::string_view text = ts::text(index, src_);
-      if (!ts::is(index, "slice") && text.find(':') == std::string_view::npos && text.find("...") == std::string_view::npos)
+      if (!ts::is(index, "slice") && text.find(':') == std::string_view::npos &&
+          text.find("...") == std::string_view::npos)
         return std::nullopt;
       n = ts::field(n, "value");
       stepped = true;
@@ -432,14 +449,18 @@ ReceiverKind Extractor::root_kind_depth(TSNode expr, int scope, int depth) {
 std::string Extractor::root_name(TSNode expr) const {
   TSNode n = expr;
   for (int guard = 0; guard < 64; ++guard) {
-    if (ts::is(n, "attribute")) n = ts::field(n, "object");
-    else if (ts::is(n, "subscript")) n = ts::field(n, "value");
+    if (ts::is(n, "attribute"))
+      n = ts::field(n, "object");
+    else if (ts::is(n, "subscript"))
+      n = ts::field(n, "value");
     else if (ts::is(n, "call")) {
       TSNode f = ts::field(n, "function");
       if (!ts::is(f, "attribute")) return {};
       n = ts::field(f, "object");
-    } else if (ts::is(n, "parenthesized_expression")) n = ts::named_child(n, 0);
-    else break;
+    } else if (ts::is(n, "parenthesized_expression"))
+      n = ts::named_child(n, 0);
+    else
+      break;
   }
   return ts::is(n, "identifier") ? std::string(ts::text(n, src_)) : std::string{};
 }
@@ -472,7 +493,8 @@ void Extractor::record_operator_matmul(TSNode node, int scope, const Guard& guar
   c.callee = "@";
   c.resolved = "operator.matmul";
   c.method = "matmul";
-  c.receiver = root_kind(ts::field(node, "left"), scope) == ReceiverKind::Param ? ReceiverKind::Param : ReceiverKind::Value;
+  c.receiver =
+      root_kind(ts::field(node, "left"), scope) == ReceiverKind::Param ? ReceiverKind::Param : ReceiverKind::Value;
   c.function = fn_of(scope);
   c.guard = guard;
   c.span = ts::span(node);
@@ -485,8 +507,7 @@ void Extractor::record_container_mutation(TSNode obj, int scope) {
   std::string r = root_name(obj);
   if (r.empty()) return;
   Found f = find_name(r, scope);
-  if (f.k == Found::K::Binding && f.scope == 0 && fn_of(scope) >= 0)
-    global_mutations_.push_back({r, fn_of(scope)});
+  if (f.k == Found::K::Binding && f.scope == 0 && fn_of(scope) >= 0) global_mutations_.push_back({r, fn_of(scope)});
 }
 
 void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bool augmented) {
@@ -557,12 +578,13 @@ void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bo
     // A compiled kernel or extension handle stored for later calls (self.compiled = cute.compile(...)).
     if (targets.size() == 1 && !augmented) {
       const Value stored = eval(right, scope);
-      w.stores_kernel = stored.k == Value::K::Kernel || stored.k == Value::K::Extension || stored.k == Value::K::ExtFunction;
+      w.stores_kernel =
+          stored.k == Value::K::Kernel || stored.k == Value::K::Extension || stored.k == Value::K::ExtFunction;
     }
     // Precision flags.
     // (torch's own: `self.allow_tf32 = ...` saving the old value is not a flag.)
-    if (w.resolved.rfind("torch.", 0) == 0 &&
-        (w.resolved.find("allow_tf32") != std::string::npos || w.resolved.find("reduced_precision_reduction") != std::string::npos)) {
+    if (w.resolved.rfind("torch.", 0) == 0 && (w.resolved.find("allow_tf32") != std::string::npos ||
+                                               w.resolved.find("reduced_precision_reduction") != std::string::npos)) {
       TSNode value = right;
       while (ts::is(value, "assignment")) value = ts::field(value, "right");
       // Either direction: turning TF32 off slows the reference as surely as turning it on speeds it up.
@@ -591,16 +613,25 @@ void Extractor::record_module_binding(TSNode target, TSNode value) {
   if (v.k == Value::K::Extension || v.k == Value::K::Function || v.k == Value::K::Class) return;
   std::string_view vt = ts::type(value);
   std::string kind;
-  if (vt == "list" || vt == "list_comprehension") kind = "list";
-  else if (vt == "dictionary" || vt == "dictionary_comprehension") kind = "dict";
-  else if (vt == "set" || vt == "set_comprehension") kind = "set";
+  if (vt == "list" || vt == "list_comprehension")
+    kind = "list";
+  else if (vt == "dictionary" || vt == "dictionary_comprehension")
+    kind = "dict";
+  else if (vt == "set" || vt == "set_comprehension")
+    kind = "set";
   else if (vt == "call") {
     std::string p = value_path(eval(ts::field(value, "function"), 0), value);
-    if (p == "builtins.dict" || p == "collections.OrderedDict" || p == "collections.defaultdict" || p == "weakref.WeakKeyDictionary" || p == "weakref.WeakValueDictionary") kind = "dict";
-    else if (p == "builtins.list" || p == "collections.deque") kind = "list";
-    else if (p == "builtins.set") kind = "set";
-    else if (p.rfind("torch.", 0) == 0 && !class_like(p)) kind = "tensor";
-  } else if (vt == "none") kind = "object";
+    if (p == "builtins.dict" || p == "collections.OrderedDict" || p == "collections.defaultdict" ||
+        p == "weakref.WeakKeyDictionary" || p == "weakref.WeakValueDictionary")
+      kind = "dict";
+    else if (p == "builtins.list" || p == "collections.deque")
+      kind = "list";
+    else if (p == "builtins.set")
+      kind = "set";
+    else if (p.rfind("torch.", 0) == 0 && !class_like(p))
+      kind = "tensor";
+  } else if (vt == "none")
+    kind = "object";
   if (!kind.empty()) {
     GlobalState g;
     g.name = name;
@@ -615,8 +646,8 @@ void Extractor::record_name_ref(TSNode node, int scope, const Guard& guard) {
   // reach it (record_call and walk_target_parts walk around them).
   std::string attr(ts::text(ts::field(node, "attribute"), src_));
   static const std::unordered_set<std::string> special = {
-      "f_back", "f_locals", "f_globals", "f_code", "__code__", "__globals__", "__closure__", "__builtins__",
-      "__subclasses__", "tb_frame", "gi_frame", "cr_frame", "__self__", "_version"};
+      "f_back",       "f_locals",       "f_globals", "f_code",   "__code__", "__globals__", "__closure__",
+      "__builtins__", "__subclasses__", "tb_frame",  "gi_frame", "cr_frame", "__self__",    "_version"};
   Value v = eval(node, scope);
   bool module_rooted = v.k == Value::K::Path && v.receiver == ReceiverKind::Module;
   if (!module_rooted && !special.count(attr)) {
@@ -684,9 +715,11 @@ void Extractor::record_imports(TSNode node, int scope) {
     uint32_t n = ts::named_count(node);
     for (uint32_t i = 0; i < n; ++i) {
       TSNode item = ts::named_child(node, i);
-      if (ts::is(item, "dotted_name")) add(std::string(ts::text(item, src_)), "", "");
+      if (ts::is(item, "dotted_name"))
+        add(std::string(ts::text(item, src_)), "", "");
       else if (ts::is(item, "aliased_import"))
-        add(std::string(ts::text(ts::field(item, "name"), src_)), "", std::string(ts::text(ts::field(item, "alias"), src_)));
+        add(std::string(ts::text(ts::field(item, "name"), src_)), "",
+            std::string(ts::text(ts::field(item, "alias"), src_)));
     }
   } else {
     TSNode module_node = ts::field(node, "module_name");
@@ -700,7 +733,8 @@ void Extractor::record_imports(TSNode node, int scope) {
         add(module, std::string(ts::text(item, src_)), "");
         any = true;
       } else if (ts::is(item, "aliased_import")) {
-        add(module, std::string(ts::text(ts::field(item, "name"), src_)), std::string(ts::text(ts::field(item, "alias"), src_)));
+        add(module, std::string(ts::text(ts::field(item, "name"), src_)),
+            std::string(ts::text(ts::field(item, "alias"), src_)));
         any = true;
       } else if (ts::is(item, "wildcard_import")) {
         add(module, "*", "");
@@ -757,7 +791,8 @@ void Extractor::record_handler(TSNode clause, int scope, const Guard& guard, uin
   if (!ts_node_is_null(value)) {
     if (ts::is(value, "tuple") || ts::is(value, "parenthesized_expression")) {
       uint32_t n = ts::named_count(value);
-      for (uint32_t i = 0; i < n; ++i) h.catches.push_back(value_path(eval(ts::named_child(value, i), scope), ts::named_child(value, i)));
+      for (uint32_t i = 0; i < n; ++i)
+        h.catches.push_back(value_path(eval(ts::named_child(value, i), scope), ts::named_child(value, i)));
     } else {
       h.catches.push_back(value_path(eval(value, scope), value));
     }

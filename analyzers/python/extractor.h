@@ -29,12 +29,15 @@ constexpr int kMaxEvalDepth = 20;
 
 inline const std::unordered_set<std::string>& builtin_names() {
   static const std::unordered_set<std::string> names = {
-      "abs", "all", "any", "bool", "breakpoint", "bytes", "callable", "chr", "classmethod", "compile", "delattr",
-      "dict", "dir", "divmod", "enumerate", "eval", "exec", "filter", "float", "format", "frozenset", "getattr",
-      "globals", "hasattr", "hash", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len",
-      "list", "locals", "map", "max", "min", "next", "object", "open", "ord", "pow", "print", "property",
-      "range", "repr", "reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum",
-      "super", "tuple", "type", "vars", "zip", "__import__", "__builtins__", "memoryview", "bytearray", "exit", "quit"};
+      "abs",         "all",     "any",     "bool",   "breakpoint", "bytes",        "callable",     "chr",
+      "classmethod", "compile", "delattr", "dict",   "dir",        "divmod",       "enumerate",    "eval",
+      "exec",        "filter",  "float",   "format", "frozenset",  "getattr",      "globals",      "hasattr",
+      "hash",        "hex",     "id",      "input",  "int",        "isinstance",   "issubclass",   "iter",
+      "len",         "list",    "locals",  "map",    "max",        "min",          "next",         "object",
+      "open",        "ord",     "pow",     "print",  "property",   "range",        "repr",         "reversed",
+      "round",       "set",     "setattr", "slice",  "sorted",     "staticmethod", "str",          "sum",
+      "super",       "tuple",   "type",    "vars",   "zip",        "__import__",   "__builtins__", "memoryview",
+      "bytearray",   "exit",    "quit"};
   return names;
 }
 
@@ -42,9 +45,11 @@ inline const std::unordered_set<std::string>& builtin_names() {
 // "the input" for returns-input, and still "the buffer" for the written-by-kernel question.
 inline const std::unordered_set<std::string>& passthrough_methods() {
   static const std::unordered_set<std::string> m = {
-      "view", "view_as", "reshape", "reshape_as", "contiguous", "clone", "detach", "to", "float", "double", "half",
-      "bfloat16", "type", "type_as", "flatten", "squeeze", "unsqueeze", "permute", "transpose", "t", "expand",
-      "expand_as", "as_strided", "narrow", "cuda", "cpu", "data", "requires_grad_", "unflatten", "movedim"};
+      "view",      "view_as", "reshape", "reshape_as",     "contiguous", "clone",
+      "detach",    "to",      "float",   "double",         "half",       "bfloat16",
+      "type",      "type_as", "flatten", "squeeze",        "unsqueeze",  "permute",
+      "transpose", "t",       "expand",  "expand_as",      "as_strided", "narrow",
+      "cuda",      "cpu",     "data",    "requires_grad_", "unflatten",  "movedim"};
   return m;
 }
 
@@ -54,8 +59,8 @@ inline const std::unordered_set<std::string>& container_read_methods() {
 }
 
 inline const std::unordered_set<std::string>& container_write_methods() {
-  static const std::unordered_set<std::string> m = {"append", "extend", "update", "setdefault", "insert",
-                                                    "add", "appendleft", "__setitem__", "put"};
+  static const std::unordered_set<std::string> m = {"append", "extend",     "update",      "setdefault", "insert",
+                                                    "add",    "appendleft", "__setitem__", "put"};
   return m;
 }
 
@@ -75,8 +80,8 @@ inline bool class_like(std::string_view path) {
 
 inline std::string canonical_dtype(std::string path) {
   static const std::unordered_map<std::string, std::string> aliases = {
-      {"torch.half", "torch.float16"}, {"torch.float", "torch.float32"}, {"torch.double", "torch.float64"},
-      {"torch.long", "torch.int64"},   {"torch.int", "torch.int32"},    {"torch.short", "torch.int16"},
+      {"torch.half", "torch.float16"},    {"torch.float", "torch.float32"}, {"torch.double", "torch.float64"},
+      {"torch.long", "torch.int64"},      {"torch.int", "torch.int32"},     {"torch.short", "torch.int16"},
       {"torch.cfloat", "torch.complex64"}};
   auto it = aliases.find(path);
   return it == aliases.end() ? path : it->second;
@@ -84,9 +89,13 @@ inline std::string canonical_dtype(std::string path) {
 
 inline bool is_dtype_path(std::string_view path) {
   static const std::unordered_set<std::string> dtypes = {
-      "float16", "float32", "float64", "bfloat16", "half", "float", "double", "int8", "uint8", "int16", "int32",
-      "int64", "long", "int", "short", "bool", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
-      "float8e4nv", "float8e5", "float8e4b15", "float8e4b8", "float8e5b16", "tf32", "complex64", "cfloat"};
+      "float16",       "float32",     "float64",         "bfloat16",
+      "half",          "float",       "double",          "int8",
+      "uint8",         "int16",       "int32",           "int64",
+      "long",          "int",         "short",           "bool",
+      "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+      "float8e4nv",    "float8e5",    "float8e4b15",     "float8e4b8",
+      "float8e5b16",   "tf32",        "complex64",       "cfloat"};
   if (path.rfind("torch.", 0) != 0 && path.rfind("triton.language.", 0) != 0 && path.rfind("numpy.", 0) != 0)
     return false;
   return dtypes.count(last_component(path)) > 0;
@@ -96,7 +105,22 @@ inline bool is_dtype_path(std::string_view path) {
 
 struct Value {
   // Kernel: a compiled kernel handle of a kernel language (kernel_languages.h); calling it launches.
-  enum class K { Unknown, Path, Instance, Function, Class, Extension, ExtFunction, Str, List, Dict, Param, Self, Tensor, Kernel };
+  enum class K {
+    Unknown,
+    Path,
+    Instance,
+    Function,
+    Class,
+    Extension,
+    ExtFunction,
+    Str,
+    List,
+    Dict,
+    Param,
+    Self,
+    Tensor,
+    Kernel
+  };
   K k = K::Unknown;
   std::string path;  // Path/Instance: qualified name; ExtFunction: function name; Param: its name
   int index = -1;    // Function, Class (class table index), Extension, ExtFunction (extension)
@@ -174,7 +198,13 @@ class Extractor {
  public:
   Extractor(const SourceFile& file, const ingest::Limits& limits, FactSet& facts, std::vector<Diagnostic>& diags,
             const HarnessChoice& harness, const std::vector<SiblingModule>& siblings)
-      : file_(file), src_(file.text), limits_(limits), facts_(facts), diags_(diags), harness_(harness), siblings_(siblings),
+      : file_(file),
+        src_(file.text),
+        limits_(limits),
+        facts_(facts),
+        diags_(diags),
+        harness_(harness),
+        siblings_(siblings),
         folder_(src_, [this](TSNode id) { return lookup_constant(id); }) {}
 
   void run(TSNode root);
@@ -289,7 +319,8 @@ class Extractor {
   void record_call(TSNode node, int scope, const Guard& guard);
   bool grid_is_empty(TSNode grid, int scope);
   // A launch of a kernel-language kernel or handle (Dsl), or of an extension function (Extension).
-  void record_launch(TSNode node, LaunchKind kind, const std::string& kernel, int kernel_function, int scope, const Guard& guard);
+  void record_launch(TSNode node, LaunchKind kind, const std::string& kernel, int kernel_function, int scope,
+                     const Guard& guard);
   void mark_args_written(TSNode args, int scope, bool launch = false);
   void mark_written_deep(int scope, TSNode expr, int depth, bool launch);
   void note_launch_arguments(TSNode args);
@@ -317,18 +348,18 @@ class Extractor {
   std::unordered_map<std::string, int> extension_by_sibling_;  // module name -> extension index
   const HarnessProfile* profile_ = nullptr;
   std::vector<std::pair<int, std::string>> output_params_;  // (entry function, parameter) the profile names outputs
-  std::vector<std::pair<uint32_t, uint32_t>> launch_arg_ranges_;  // byte ranges of launch argument lists
+  std::vector<std::pair<uint32_t, uint32_t>> launch_arg_ranges_;            // byte ranges of launch argument lists
   std::unordered_map<std::string, std::vector<Binding>> element_bindings_;  // container text -> stored values
-  std::unordered_map<int, std::vector<Binding>> return_exprs_;             // function -> returned expressions
+  std::unordered_map<int, std::vector<Binding>> return_exprs_;              // function -> returned expressions
   std::unordered_map<std::string, Value> kernel_elements_;                  // memo of kernel_element
   std::unordered_map<int, Value> returned_kernels_;                         // memo of returned_kernel
   ConstFolder folder_;
 
   std::vector<Scope> scopes_;
   std::vector<ClassInfo> classes_;
-  std::vector<TSNode> function_nodes_;                 // by function index
-  std::vector<int> function_scope_;                    // by function index
-  std::vector<std::vector<TSNode>> decorator_nodes_;   // by function index
+  std::vector<TSNode> function_nodes_;                // by function index
+  std::vector<int> function_scope_;                   // by function index
+  std::vector<std::vector<TSNode>> decorator_nodes_;  // by function index
   std::vector<Edge> edges_;
   std::unordered_map<uint64_t, int> extension_by_call_;
   std::vector<PendingReturn> returns_;

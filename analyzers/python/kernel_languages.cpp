@@ -79,7 +79,8 @@ bool kernel_launch_api(std::string_view resolved) { return contains(kLaunchApis,
 
 bool kernel_source_compiler(std::string_view resolved) {
   return resolved == "cupy.RawKernel" || resolved == "cupy.RawModule" || resolved == "cupy._core.raw.RawKernel" ||
-         resolved == "torch.cuda.jiterator._create_jit_fn" || resolved == "torch.cuda.jiterator._create_multi_output_jit_fn";
+         resolved == "torch.cuda.jiterator._create_jit_fn" ||
+         resolved == "torch.cuda.jiterator._create_multi_output_jit_fn";
 }
 
 bool kernel_getter_method(std::string_view method) {

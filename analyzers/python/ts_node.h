@@ -22,7 +22,9 @@ struct ParserDeleter {
 using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
 using ParserPtr = std::unique_ptr<TSParser, ParserDeleter>;
 
-inline bool is(TSNode node, const char* type) { return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0; }
+inline bool is(TSNode node, const char* type) {
+  return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0;
+}
 inline std::string_view type(TSNode node) { return ts_node_is_null(node) ? std::string_view{} : ts_node_type(node); }
 // Field names resolve to ids once per (language, literal): ts_node_child_by_field_name searches the
 // language's field-name table on every call, which showed in profiles.
@@ -57,7 +59,9 @@ inline Span span(TSNode node) {
 }
 // Child access that tolerates null nodes (an absent optional field), which the C API does not.
 inline uint32_t named_count(TSNode node) { return ts_node_is_null(node) ? 0 : ts_node_named_child_count(node); }
-inline TSNode named_child(TSNode node, uint32_t i) { return ts_node_is_null(node) ? TSNode{} : ts_node_named_child(node, i); }
+inline TSNode named_child(TSNode node, uint32_t i) {
+  return ts_node_is_null(node) ? TSNode{} : ts_node_named_child(node, i);
+}
 inline uint32_t count(TSNode node) { return ts_node_is_null(node) ? 0 : ts_node_child_count(node); }
 inline TSNode child(TSNode node, uint32_t i) { return ts_node_is_null(node) ? TSNode{} : ts_node_child(node, i); }
 inline TSNode parent(TSNode node) { return ts_node_is_null(node) ? TSNode{} : ts_node_parent(node); }

@@ -19,7 +19,9 @@ nlohmann::json file_to_json(const FileResult& file) {
   return {{"path", file.path},
           {"format", std::string(to_string(file.format))},
           {"harness", file.harness},
-          {"contract", file.contract.known() ? nlohmann::json{{"dtype", file.contract.dtype}, {"source", file.contract.source}} : nlohmann::json()},
+          {"contract", file.contract.known()
+                           ? nlohmann::json{{"dtype", file.contract.dtype}, {"source", file.contract.source}}
+                           : nlohmann::json()},
           {"verdict", file.verdict},
           {"findings", std::move(findings)},
           {"metrics", file.metrics}};
@@ -29,7 +31,8 @@ nlohmann::json to_json(const std::vector<FileResult>& results) {
   nlohmann::json files = nlohmann::json::array();
   for (const auto& file : results) files.push_back(file_to_json(file));
   const RunSummary s = summarize(results);
-  return {{"files", std::move(files)}, {"summary",
+  return {{"files", std::move(files)},
+          {"summary",
            {{"files", s.files},
             {"rejected", s.rejected},
             {"unjudged", s.unjudged},

@@ -42,9 +42,12 @@ std::string area_of(const Rule& rule, const fs::path& rules_dir) {
 std::string cell(std::string_view text) {
   std::string out;
   for (char c : text) {
-    if (c == '\n' || c == '\r') out += ' ';
-    else if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`' || c == '<') out += std::string("\\") + c;
-    else out += c;
+    if (c == '\n' || c == '\r')
+      out += ' ';
+    else if (c == '|' || c == '\\' || c == '*' || c == '_' || c == '`' || c == '<')
+      out += std::string("\\") + c;
+    else
+      out += c;
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
@@ -67,7 +70,8 @@ static std::tuple<int, std::string, long, std::string> technique_key(const std::
   static const std::map<std::string, int> kOrder{{"F", 0}, {"T", 1}, {"M", 2}};
   const auto at = kOrder.find(prefix);
   long number = 0;
-  for (size_t i = digits; i < id.size() && id[i] >= '0' && id[i] <= '9' && number < 1000000000L; ++i) number = number * 10 + (id[i] - '0');
+  for (size_t i = digits; i < id.size() && id[i] >= '0' && id[i] <= '9' && number < 1000000000L; ++i)
+    number = number * 10 + (id[i] - '0');
   return {at == kOrder.end() ? 3 : at->second, prefix, number, id};
 }
 
@@ -87,7 +91,8 @@ void write_rules_markdown(std::ostream& out, const RuleSet& rules, const fs::pat
   }
   if (by_area.count("")) areas.emplace_back("", "Other");
 
-  out << "Generated from the " << rules.size() << " rule files (`rules/<area>/<id>.yaml`) by `kgate rules --format markdown`; "
+  out << "Generated from the " << rules.size()
+      << " rule files (`rules/<area>/<id>.yaml`) by `kgate rules --format markdown`; "
       << "run `tools/update-rules-doc.sh` after changing a rule.\n";
   for (const auto& [folder, heading] : areas) {
     out << "\n### " << heading << "\n\n";

@@ -80,7 +80,8 @@ class CodePointColumns {
     auto [at, inserted] = files_.try_emplace(path);
     if (inserted) {
       std::string text = read_file_text(path).value_or("");
-      const bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+      const bool ascii =
+          std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
       if (!ascii) at->second = std::make_unique<SourceFile>(path, std::move(text));
     }
     return at->second.get();
@@ -116,8 +117,8 @@ std::string sarif_uri(const std::string& path, const std::string& base_dir) {
   std::string out = prefix;
   static constexpr char kHex[] = "0123456789ABCDEF";
   for (unsigned char c : generic) {
-    const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-                      c == '_' || c == '~' || c == '/';
+    const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                      c == '.' || c == '_' || c == '~' || c == '/';
     if (keep) {
       out += static_cast<char>(c);
     } else {
@@ -151,14 +152,16 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
           {"ruleIndex", at->second},
           {"level", std::string(to_string(d.severity))},
           {"message", {{"text", d.message}}},
-          {"locations", nlohmann::json::array({{{"physicalLocation", physical_location(d.path, d.span, base_dir, columns)}}})},
+          {"locations",
+           nlohmann::json::array({{{"physicalLocation", physical_location(d.path, d.span, base_dir, columns)}}})},
           {"partialFingerprints", {{"primaryLocationLineHash", d.fingerprint}}}};
       if (!d.related.empty()) {
         nlohmann::json related = nlohmann::json::array();
         for (const auto& r : d.related) {
-          related.push_back({{"id", related.size()},
-                             {"message", {{"text", r.message.empty() ? d.message : r.message}}},
-                             {"physicalLocation", physical_location(r.path.empty() ? d.path : r.path, r.span, base_dir, columns)}});
+          related.push_back(
+              {{"id", related.size()},
+               {"message", {{"text", r.message.empty() ? d.message : r.message}}},
+               {"physicalLocation", physical_location(r.path.empty() ? d.path : r.path, r.span, base_dir, columns)}});
         }
         result["relatedLocations"] = std::move(related);
       }
@@ -173,19 +176,20 @@ nlohmann::json to_sarif(const std::vector<FileResult>& results, const RuleSet* r
     nlohmann::json properties = {{"verdict", file.verdict}, {"harness", file.harness}};
     if (file.contract.known()) properties["contract"] = file.contract.dtype;
     const auto it = file.metrics.find("maintainability");
-    if (it != file.metrics.end() && it->is_object() && !it->value("file", nlohmann::json()).is_null()) properties["maintainability"] = *it;
-    artifacts.push_back({{"location", {{"uri", sarif_uri(file.path, base_dir)}}}, {"properties", std::move(properties)}});
+    if (it != file.metrics.end() && it->is_object() && !it->value("file", nlohmann::json()).is_null())
+      properties["maintainability"] = *it;
+    artifacts.push_back(
+        {{"location", {{"uri", sarif_uri(file.path, base_dir)}}}, {"properties", std::move(properties)}});
   }
-  nlohmann::json driver = {{"name", "kgate"},
-                           {"version", std::string(tool_version)},
-                           {"rules", std::move(driver_rules)}};
+  nlohmann::json driver = {
+      {"name", "kgate"}, {"version", std::string(tool_version)}, {"rules", std::move(driver_rules)}};
   // The schema kept in third_party/sarif/ (tests/sarif checks that they match).
   return {{"$schema", "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"},
           {"version", "2.1.0"},
           {"runs", nlohmann::json::array({{{"tool", {{"driver", std::move(driver)}}},
-                                            {"columnKind", "unicodeCodePoints"},
-                                            {"artifacts", std::move(artifacts)},
-                                            {"results", std::move(sarif_results)}}})}};
+                                           {"columnKind", "unicodeCodePoints"},
+                                           {"artifacts", std::move(artifacts)},
+                                           {"results", std::move(sarif_results)}}})}};
 }
 
 }  // namespace kgate

@@ -52,8 +52,8 @@ std::vector<Diagnostic> forward_reaches_no_kernel(const FactSet& facts, const Ru
   }
   std::string message = entry.qualname + " reaches no custom kernel launch";
   if (!facts.launches.empty())
-    message += " (" + std::to_string(facts.launches.size()) + " launch" + (facts.launches.size() == 1 ? " is" : "es are") +
-               " in unreachable or dead code)";
+    message += " (" + std::to_string(facts.launches.size()) + " launch" +
+               (facts.launches.size() == 1 ? " is" : "es are") + " in unreachable or dead code)";
   message += reached.empty() ? "; it calls nothing" : "; it calls " + join_first(reached, 5);
   return {finding(rule, std::move(message), entry.span)};
 }
@@ -63,7 +63,8 @@ std::vector<Diagnostic> forward_reaches_no_kernel(const FactSet& facts, const Ru
 // can name), else at line 1.
 std::vector<Diagnostic> modelnew_missing(const FactSet& facts, const Rule& rule, const Policy&) {
   if (!candidate(facts) || facts.harness != "kernelbench" || facts.entry != -1) return {};
-  const bool has_modelnew = std::any_of(facts.classes.begin(), facts.classes.end(), [](const ClassDef& c) { return c.name == "ModelNew"; });
+  const bool has_modelnew =
+      std::any_of(facts.classes.begin(), facts.classes.end(), [](const ClassDef& c) { return c.name == "ModelNew"; });
   if (has_modelnew) return {};
   const auto module_class = std::find_if(facts.classes.begin(), facts.classes.end(), [](const ClassDef& c) {
     return !c.alias && std::any_of(c.bases.begin(), c.bases.end(), [](const std::string& base) {
@@ -71,9 +72,13 @@ std::vector<Diagnostic> modelnew_missing(const FactSet& facts, const Rule& rule,
     });
   });
   if (module_class == facts.classes.end())
-    return {finding(rule, "no class ModelNew: a KernelBench submission must define ModelNew(nn.Module) with a forward method", {1, 1, 1, 1})};
-  return {finding(rule, "no class ModelNew: the harness looks for ModelNew, and this module defines " + module_class->name + " instead",
-                  module_class->span)};
+    return {finding(rule,
+                    "no class ModelNew: a KernelBench submission must define ModelNew(nn.Module) with a forward method",
+                    {1, 1, 1, 1})};
+  return {finding(
+      rule,
+      "no class ModelNew: the harness looks for ModelNew, and this module defines " + module_class->name + " instead",
+      module_class->span)};
 }
 
 // T19: a file whose harness entry cannot be found is never a pass. Without an entry no
@@ -81,7 +86,9 @@ std::vector<Diagnostic> modelnew_missing(const FactSet& facts, const Rule& rule,
 // finding says why. Reported at the first top-level definition (a line a suppression can name), else
 // at line 1. The KernelBench profile's missing ModelNew is modelnew-missing's.
 std::vector<Diagnostic> entry_not_found(const FactSet& facts, const Rule& rule, const Policy&) {
-  if (!candidate(facts) || facts.entry >= 0 || facts.harness_without_entry != "unjudged" || facts.harness == "kernelbench") return {};
+  if (!candidate(facts) || facts.entry >= 0 || facts.harness_without_entry != "unjudged" ||
+      facts.harness == "kernelbench")
+    return {};
   Span at{1, 1, 1, 1};
   bool placed = false;
   const auto earlier = [&](const Span& s) {
@@ -94,10 +101,14 @@ std::vector<Diagnostic> entry_not_found(const FactSet& facts, const Rule& rule, 
     if (f.parent < 0 && f.class_name.empty() && f.module == 0 && f.kind != FunctionKind::Lambda) earlier(f.span);
   std::string message;
   if (facts.harness.empty()) {
-    message = "no harness entry found (a KernelBench class ModelNew, a class Model, GPU MODE's custom_kernel, or an output-argument "
-              "solve/solution function): the file is unjudged, never a pass; name its harness with --harness or `harness:` in .kgate.yaml";
+    message =
+        "no harness entry found (a KernelBench class ModelNew, a class Model, GPU MODE's custom_kernel, or an "
+        "output-argument "
+        "solve/solution function): the file is unjudged, never a pass; name its harness with --harness or `harness:` "
+        "in .kgate.yaml";
   } else {
-    message = "the " + facts.harness + " harness enters through " + (facts.harness_entry.empty() ? "an entry" : facts.harness_entry) +
+    message = "the " + facts.harness + " harness enters through " +
+              (facts.harness_entry.empty() ? "an entry" : facts.harness_entry) +
               ", which this file does not define: the file is unjudged, never a pass";
   }
   return {finding(rule, std::move(message), at)};
@@ -120,7 +131,8 @@ std::vector<Diagnostic> decoy_kernel_unlaunched(const FactSet& facts, const Rule
       return c.reachable && c.local_target && c.resolved == fn.qualname;
     });
     if (launched || called) continue;
-    out.push_back(finding(rule, "Triton kernel " + fn.qualname + " is defined but never launched from forward", fn.span));
+    out.push_back(
+        finding(rule, "Triton kernel " + fn.qualname + " is defined but never launched from forward", fn.span));
   }
   for (const auto& ext : facts.extensions) {
     const std::string& prefix = ext.name.empty() ? ext.binding : ext.name;
@@ -129,7 +141,8 @@ std::vector<Diagnostic> decoy_kernel_unlaunched(const FactSet& facts, const Rule
       const bool launched = std::any_of(facts.launches.begin(), facts.launches.end(),
                                         [&](const Launch& l) { return l.reachable && l.kernel == kernel; });
       if (!launched)
-        out.push_back(finding(rule, "extension function " + kernel + " is exported but forward never calls it", ext.span));
+        out.push_back(
+            finding(rule, "extension function " + kernel + " is exported but forward never calls it", ext.span));
     }
   }
   return out;
@@ -140,7 +153,8 @@ std::vector<Diagnostic> decoy_kernel_unlaunched(const FactSet& facts, const Rule
 // first link that breaks, at the Python call.
 std::vector<Diagnostic> extension_function_missing(const FactSet& facts, const Rule& rule, const Policy&) {
   std::vector<Diagnostic> out;
-  for (const cuda::BrokenLink& broken : cuda::broken_links(facts)) out.push_back(finding(rule, broken.message, broken.span));
+  for (const cuda::BrokenLink& broken : cuda::broken_links(facts))
+    out.push_back(finding(rule, broken.message, broken.span));
   return out;
 }
 
@@ -165,7 +179,8 @@ std::vector<Diagnostic> extension_cannot_build(const FactSet& facts, const Rule&
   std::vector<Diagnostic> out;
   for (size_t e = 0; e < facts.extensions.size(); ++e) {
     const Extension& ext = facts.extensions[e];
-    if (ext.functions.empty() || ext.sources_unresolved || ext.loader != "torch.utils.cpp_extension.load_inline") continue;
+    if (ext.functions.empty() || ext.sources_unresolved || ext.loader != "torch.utils.cpp_extension.load_inline")
+      continue;
     std::string cpp_text;
     bool own_module = false, cpp_seen = false, from_file = false;
     for (const Module& m : facts.modules) {
@@ -180,15 +195,20 @@ std::vector<Diagnostic> extension_cannot_build(const FactSet& facts, const Rule&
     if (from_file || !cpp_seen || cpp_text.find("#include \"") != std::string::npos) continue;
     const std::string name = ext.name.empty() ? ext.binding : ext.name;
     if (own_module) {
-      out.push_back(finding(rule, "load_inline " + name + ": functions=[...] generates a PYBIND11_MODULE and the sources define their own, so the extension cannot build", ext.span));
+      out.push_back(finding(rule,
+                            "load_inline " + name +
+                                ": functions=[...] generates a PYBIND11_MODULE and the sources define their own, so "
+                                "the extension cannot build",
+                            ext.span));
       continue;
     }
     std::vector<std::string> undeclared;
     for (const std::string& f : ext.functions)
       if (!declares(cpp_text, f)) undeclared.push_back(f);
     if (!undeclared.empty())
-      out.push_back(finding(rule, "load_inline " + name + ": functions=[...] lists " + join_first(undeclared, 4) +
-                                      ", which cpp_sources does not declare, so the generated binding cannot compile",
+      out.push_back(finding(rule,
+                            "load_inline " + name + ": functions=[...] lists " + join_first(undeclared, 4) +
+                                ", which cpp_sources does not declare, so the generated binding cannot compile",
                             ext.span));
   }
   return out;
@@ -200,8 +220,10 @@ constexpr std::array<CheckEntry, 8> kChecks = {{
     {"modelnew-missing", &modelnew_missing, "a KernelBench submission defines no class ModelNew"},
     {"entry-not-found", &entry_not_found, "the harness's entry is not in the file: it is unjudged, never a pass"},
     {"decoy-kernel-unlaunched", &decoy_kernel_unlaunched, "a kernel is defined or exported but never launched"},
-    {"extension-function-missing", &extension_function_missing, "an extension call's C++ chain to a writing kernel is broken"},
-    {"extension-cannot-build", &extension_cannot_build, "a load_inline extension whose generated binding cannot compile"},
+    {"extension-function-missing", &extension_function_missing,
+     "an extension call's C++ chain to a writing kernel is broken"},
+    {"extension-cannot-build", &extension_cannot_build,
+     "a load_inline extension whose generated binding cannot compile"},
     {"ingest", nullptr, "findings produced by ingest (input-*): emitted by the pipeline"},
     {"suppressions", nullptr, "findings about suppression comments: emitted by the pipeline"},
 }};

@@ -19,7 +19,7 @@ using CheckFunction = std::vector<Diagnostic> (*)(const FactSet& facts, const Ru
 
 struct CheckEntry {
   std::string_view name;
-  CheckFunction run;            // nullptr: the pipeline produces these findings (ingest, suppressions)
+  CheckFunction run;  // nullptr: the pipeline produces these findings (ingest, suppressions)
   std::string_view description;
 };
 

@@ -80,7 +80,8 @@ bool condition_holds(const FactSet& facts, FactKind kind, size_t index, const Co
     return condition.globs ? condition.globs->match(item) : glob_match_any(globs, item);
   };
   if (const auto* text = std::get_if<std::string>(&value)) return matches(*text);
-  if (const auto* list = std::get_if<std::vector<std::string>>(&value)) return std::any_of(list->begin(), list->end(), matches);
+  if (const auto* list = std::get_if<std::vector<std::string>>(&value))
+    return std::any_of(list->begin(), list->end(), matches);
   return false;
 }
 
@@ -96,8 +97,10 @@ std::string render_message(std::string_view message, const FactSet& facts, FactK
     const FieldValue value = fact_field(facts, kind, index, name);
     out.append(message.substr(at, open - at));
     // Unknown names stay as written: rule validation reports them, and a message is never lost.
-    if (std::holds_alternative<std::monostate>(value)) out.append(message.substr(open, close - open + 1));
-    else out += field_text(value);
+    if (std::holds_alternative<std::monostate>(value))
+      out.append(message.substr(open, close - open + 1));
+    else
+      out += field_text(value);
     at = close + 1;
   }
   out.append(message.substr(std::min(at, message.size())));

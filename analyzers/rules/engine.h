@@ -20,7 +20,8 @@ namespace kgate {
 // The engine keeps references: rules, policy and config must outlive it.
 class Engine {
  public:
-  Engine(const RuleSet& rules, const Policy& policy, const Config* config = nullptr, std::vector<std::string> only_rules = {});
+  Engine(const RuleSet& rules, const Policy& policy, const Config* config = nullptr,
+         std::vector<std::string> only_rules = {});
 
   bool enabled(const Rule& rule) const;
   // For findings the pipeline produces (input-*, suppression-*): their rule may be absent from the

@@ -33,7 +33,8 @@ void append(std::vector<std::string>& into, const std::vector<std::string>& more
 }
 
 Result<Policy> load_chain(const std::filesystem::path& dir, std::string_view name, std::vector<std::string>& visiting) {
-  if (!valid_name(name)) return Error{"invalid policy name '" + std::string(name) + "' (expected lowercase letters, digits and dashes)"};
+  if (!valid_name(name))
+    return Error{"invalid policy name '" + std::string(name) + "' (expected lowercase letters, digits and dashes)"};
   if (std::find(visiting.begin(), visiting.end(), name) != visiting.end()) {
     std::string cycle;
     for (const auto& v : visiting) cycle += v + " -> ";
@@ -44,7 +45,8 @@ Result<Policy> load_chain(const std::filesystem::path& dir, std::string_view nam
   if (!std::filesystem::is_regular_file(file, ec)) {
     std::string known;
     for (const auto& n : policy_names(dir)) known += (known.empty() ? "" : ", ") + n;
-    return Error{"unknown policy '" + std::string(name) + "' (no " + file.string() + "; known: " + (known.empty() ? "none" : known) + ")"};
+    return Error{"unknown policy '" + std::string(name) + "' (no " + file.string() +
+                 "; known: " + (known.empty() ? "none" : known) + ")"};
   }
   auto document = load_yaml_as_json(file.string());
   if (!document) return Error{document.error()};
@@ -85,7 +87,9 @@ Result<Policy> load_chain(const std::filesystem::path& dir, std::string_view nam
       if (!severity) return Error{file.string() + ": severity_overrides." + rule + ": expected error, warning or note"};
       // The child's entry replaces the parent's for the same key.
       auto& overrides = policy.severity_overrides;
-      overrides.erase(std::remove_if(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == rule; }), overrides.end());
+      overrides.erase(
+          std::remove_if(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == rule; }),
+          overrides.end());
       overrides.emplace_back(rule, *severity);
     }
   }
@@ -119,7 +123,8 @@ Result<Policy> load_policy(const std::filesystem::path& policies_dir, std::strin
 std::vector<std::string> policy_names(const std::filesystem::path& policies_dir) {
   std::vector<std::string> names;
   std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(policies_dir, ec); !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
+  for (auto it = std::filesystem::directory_iterator(policies_dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
     if (it->path().extension() == ".yaml") names.push_back(it->path().stem().string());
   std::sort(names.begin(), names.end());
   return names;

@@ -19,10 +19,10 @@ namespace kgate {
 struct Policy {
   std::string name;
   std::string description;
-  std::vector<std::string> chain;          // root ancestor first, this policy last
-  std::vector<std::string> allowed_ops;    // globs of resolved names that may stay in forward
-  std::vector<std::string> forbidden_ops;  // the category's core op: never allowed
-  std::vector<std::string> disabled_rules;  // ids or globs
+  std::vector<std::string> chain;                                    // root ancestor first, this policy last
+  std::vector<std::string> allowed_ops;                              // globs of resolved names that may stay in forward
+  std::vector<std::string> forbidden_ops;                            // the category's core op: never allowed
+  std::vector<std::string> disabled_rules;                           // ids or globs
   std::vector<std::pair<std::string, Severity>> severity_overrides;  // id or glob; most specific wins
   std::vector<std::string> dtypes;
 

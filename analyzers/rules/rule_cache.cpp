@@ -74,12 +74,14 @@ std::filesystem::path default_cache_dir() {
 }
 
 std::optional<std::vector<nlohmann::json>> load_rule_cache(const std::filesystem::path& cache_dir,
-                                                           const std::filesystem::path& rules_dir, const RuleCacheKey& key) {
+                                                           const std::filesystem::path& rules_dir,
+                                                           const RuleCacheKey& key) {
   if (!private_directory(cache_dir)) return std::nullopt;
   const std::optional<std::string> bytes = read_file_text(entry_path(cache_dir, rules_dir));
   if (!bytes) return std::nullopt;
   nlohmann::json entry = nlohmann::json::from_cbor(*bytes, true, /*allow_exceptions=*/false);
-  if (entry.is_discarded() || !entry.is_object() || !entry.contains("key") || !entry.contains("documents")) return std::nullopt;
+  if (entry.is_discarded() || !entry.is_object() || !entry.contains("key") || !entry.contains("documents"))
+    return std::nullopt;
   const std::string digest = key.digest();
   if (digest.empty() || entry["key"] != digest) return std::nullopt;
   const nlohmann::json& documents = entry["documents"];
@@ -87,8 +89,8 @@ std::optional<std::vector<nlohmann::json>> load_rule_cache(const std::filesystem
   return documents.get<std::vector<nlohmann::json>>();
 }
 
-void store_rule_cache(const std::filesystem::path& cache_dir, const std::filesystem::path& rules_dir, const RuleCacheKey& key,
-                      const std::vector<nlohmann::json>& documents) {
+void store_rule_cache(const std::filesystem::path& cache_dir, const std::filesystem::path& rules_dir,
+                      const RuleCacheKey& key, const std::vector<nlohmann::json>& documents) {
   std::error_code ec;
   if (std::filesystem::create_directories(cache_dir, ec)) ::chmod(cache_dir.c_str(), 0700);
   if (!private_directory(cache_dir)) return;

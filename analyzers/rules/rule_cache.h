@@ -31,10 +31,11 @@ std::filesystem::path default_cache_dir();
 // The validated documents stored for this key (one per file, in the key's order), or nullopt when
 // there is no entry, it is unreadable, or its key differs.
 std::optional<std::vector<nlohmann::json>> load_rule_cache(const std::filesystem::path& cache_dir,
-                                                           const std::filesystem::path& rules_dir, const RuleCacheKey& key);
+                                                           const std::filesystem::path& rules_dir,
+                                                           const RuleCacheKey& key);
 
 // Stores documents that passed validation (best effort: an unwritable cache is not an error).
-void store_rule_cache(const std::filesystem::path& cache_dir, const std::filesystem::path& rules_dir, const RuleCacheKey& key,
-                      const std::vector<nlohmann::json>& documents);
+void store_rule_cache(const std::filesystem::path& cache_dir, const std::filesystem::path& rules_dir,
+                      const RuleCacheKey& key, const std::vector<nlohmann::json>& documents);
 
 }  // namespace kgate

@@ -18,7 +18,8 @@ namespace {
 
 std::vector<std::string> strings_of(const nlohmann::json& value) {
   std::vector<std::string> out;
-  if (value.is_string()) out.push_back(value.get<std::string>());
+  if (value.is_string())
+    out.push_back(value.get<std::string>());
   else if (value.is_array())
     for (const auto& item : value) out.push_back(item.get<std::string>());
   return out;
@@ -28,10 +29,14 @@ std::vector<std::string> strings_of(const nlohmann::json& value) {
 Threshold threshold_of(const nlohmann::json& object) {
   Threshold threshold;
   for (const auto& [op, bound] : object.items()) {
-    if (op == "below") threshold.op = Threshold::Op::Below;
-    else if (op == "at_least") threshold.op = Threshold::Op::AtLeast;
-    else if (op == "at_most") threshold.op = Threshold::Op::AtMost;
-    else threshold.op = Threshold::Op::Above;
+    if (op == "below")
+      threshold.op = Threshold::Op::Below;
+    else if (op == "at_least")
+      threshold.op = Threshold::Op::AtLeast;
+    else if (op == "at_most")
+      threshold.op = Threshold::Op::AtMost;
+    else
+      threshold.op = Threshold::Op::Above;
     threshold.value = bound.get<double>();
   }
   return threshold;
@@ -41,10 +46,14 @@ ConditionMap conditions_of(const nlohmann::json& object) {
   ConditionMap map;
   for (const auto& [field, value] : object.items()) {
     Condition condition{field, false};
-    if (value.is_boolean()) condition.expected = value.get<bool>();
-    else if (value.is_number_integer()) condition.expected = value.get<int64_t>();
-    else if (value.is_object()) condition.expected = threshold_of(value);
-    else condition.expected = strings_of(value);
+    if (value.is_boolean())
+      condition.expected = value.get<bool>();
+    else if (value.is_number_integer())
+      condition.expected = value.get<int64_t>();
+    else if (value.is_object())
+      condition.expected = threshold_of(value);
+    else
+      condition.expected = strings_of(value);
     condition.compile();
     map.push_back(std::move(condition));
   }
@@ -58,7 +67,8 @@ std::vector<std::string> semantic_problems(const Rule& rule) {
     if (!find_check(rule.check)) {
       std::string names;
       for (const auto& entry : check_registry()) names += (names.empty() ? "" : ", ") + std::string(entry.name);
-      problems.push_back("check: '" + rule.check + "' is not in the check registry (analyzers/rules/checks.cpp: " + names + ")");
+      problems.push_back("check: '" + rule.check +
+                         "' is not in the check registry (analyzers/rules/checks.cpp: " + names + ")");
     }
     return problems;
   }
@@ -69,7 +79,9 @@ std::vector<std::string> semantic_problems(const Rule& rule) {
     const auto& fields = field_names(alternative.fact);
     const std::string kind(to_string(alternative.fact));
     const std::string at = rule.match.size() == 1 ? "match" : "match[" + std::to_string(a) + "]";
-    auto known = [&](const std::string& field) { return std::find(fields.begin(), fields.end(), field) != fields.end(); };
+    auto known = [&](const std::string& field) {
+      return std::find(fields.begin(), fields.end(), field) != fields.end();
+    };
     auto list = [&] {
       std::string joined;
       for (const auto& f : fields) joined += (joined.empty() ? "" : ", ") + f;
@@ -78,16 +90,20 @@ std::vector<std::string> semantic_problems(const Rule& rule) {
     auto check_map = [&](const ConditionMap& map, const std::string& where) {
       for (const auto& condition : map)
         if (!known(condition.field))
-          problems.push_back(where + ": '" + condition.field + "' is not a field of " + kind + " facts (fields: " + list() + ")");
+          problems.push_back(where + ": '" + condition.field + "' is not a field of " + kind +
+                             " facts (fields: " + list() + ")");
     };
     check_map(alternative.where, at + ".where");
-    for (size_t i = 0; i < alternative.unless.size(); ++i) check_map(alternative.unless[i], at + ".unless[" + std::to_string(i) + "]");
+    for (size_t i = 0; i < alternative.unless.size(); ++i)
+      check_map(alternative.unless[i], at + ".unless[" + std::to_string(i) + "]");
     // Each alternative renders its own message, or the rule's: either must name only its fields.
     for (const auto& name : message_placeholders(alternative.message.empty() ? rule.message : alternative.message))
       if (!known(name))
-        problems.push_back("message: {" + name + "} is not a field of " + kind + " facts, which " + at + " matches (fields: " + list() + ")");
+        problems.push_back("message: {" + name + "} is not a field of " + kind + " facts, which " + at +
+                           " matches (fields: " + list() + ")");
   }
-  if (rule.policy_filter && !any_call) problems.push_back("policy_filter: applies to call facts only, and this rule matches no call facts");
+  if (rule.policy_filter && !any_call)
+    problems.push_back("policy_filter: applies to call facts only, and this rule matches no call facts");
   return problems;
 }
 
@@ -106,10 +122,14 @@ FactMatch fact_match_of(const nlohmann::json& match) {
 
 bool Threshold::holds(double actual) const {
   switch (op) {
-    case Op::Above: return actual > value;
-    case Op::Below: return actual < value;
-    case Op::AtLeast: return actual >= value;
-    case Op::AtMost: return actual <= value;
+    case Op::Above:
+      return actual > value;
+    case Op::Below:
+      return actual < value;
+    case Op::AtLeast:
+      return actual >= value;
+    case Op::AtMost:
+      return actual <= value;
   }
   return false;
 }
@@ -120,21 +140,24 @@ std::vector<std::string> message_placeholders(std::string_view message) {
     const size_t close = message.find('}', open + 1);
     if (close == std::string_view::npos) break;
     const std::string_view name = message.substr(open + 1, close - open - 1);
-    const bool identifier = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string_view::npos;
+    const bool identifier =
+        !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string_view::npos;
     if (identifier) names.emplace_back(name);
   }
   return names;
 }
 
 bool RuleSet::add(Rule rule) {
-  auto at = std::lower_bound(rules_.begin(), rules_.end(), rule.id, [](const Rule& r, const std::string& id) { return r.id < id; });
+  auto at = std::lower_bound(rules_.begin(), rules_.end(), rule.id,
+                             [](const Rule& r, const std::string& id) { return r.id < id; });
   if (at != rules_.end() && at->id == rule.id) return false;
   rules_.insert(at, std::move(rule));
   return true;
 }
 
 const Rule* RuleSet::find(std::string_view id) const {
-  auto at = std::lower_bound(rules_.begin(), rules_.end(), id, [](const Rule& r, std::string_view key) { return r.id < key; });
+  auto at = std::lower_bound(rules_.begin(), rules_.end(), id,
+                             [](const Rule& r, std::string_view key) { return r.id < key; });
   return at != rules_.end() && at->id == id ? &*at : nullptr;
 }
 
@@ -192,7 +215,8 @@ Result<Rule> rule_from_valid_json(const nlohmann::json& doc, const std::string& 
 }
 
 // Adds parsed rules in file order, checking each id against its file stem and for duplicates.
-void add_rules(RuleLoad& load, const std::vector<std::filesystem::path>& files, std::vector<std::optional<Result<Rule>>>& parsed) {
+void add_rules(RuleLoad& load, const std::vector<std::filesystem::path>& files,
+               std::vector<std::optional<Result<Rule>>>& parsed) {
   for (size_t i = 0; i < files.size(); ++i) {
     const auto& file = files[i];
     const std::string name = file.string();
@@ -202,7 +226,8 @@ void add_rules(RuleLoad& load, const std::vector<std::filesystem::path>& files, 
       continue;
     }
     if (rule->id != file.stem().string()) {
-      load.problems.push_back({name, name + ": id '" + rule->id + "' differs from the file name (expected " + file.stem().string() + ".yaml)"});
+      load.problems.push_back({name, name + ": id '" + rule->id + "' differs from the file name (expected " +
+                                         file.stem().string() + ".yaml)"});
       continue;
     }
     const Rule* existing = load.rules.find(rule->id);
@@ -236,7 +261,8 @@ RuleLoad load_rules(const std::filesystem::path& rules_dir, const std::filesyste
   const auto harnesses = (rules_dir / "harnesses").lexically_normal();
   for (auto it = std::filesystem::recursive_directory_iterator(rules_dir, ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_directory() && (it->path().lexically_normal() == policies || it->path().lexically_normal() == harnesses)) {
+    if (it->is_directory() &&
+        (it->path().lexically_normal() == policies || it->path().lexically_normal() == harnesses)) {
       it.disable_recursion_pending();
       continue;
     }

@@ -43,7 +43,7 @@ using ConditionMap = std::vector<Condition>;
 // One alternative of a rule's `match`: a fact kind and its conditions.
 struct FactMatch {
   FactKind fact = FactKind::Call;
-  ConditionMap where;               // every condition must hold
+  ConditionMap where;                // every condition must hold
   std::vector<ConditionMap> unless;  // the fact is dropped if any map holds
   std::string message;               // replaces the rule's message for this alternative; empty: the rule's
   // The alternative's own severity (a precision finding under an unknown contract is a warning);
@@ -57,17 +57,17 @@ struct Rule {
   std::vector<std::string> languages;   // empty: every language
   std::vector<std::string> techniques;  // technique ids (docs/threats.md)
   std::string summary;
-  std::string message;                  // may name fact fields as {field}
+  std::string message;  // may name fact fields as {field}
   std::string rationale;
   // `match:` is one map or a list of alternatives (a fact matching several reports once);
   // empty for check rules. Exactly one of match and check is set.
   std::vector<FactMatch> match;
   std::string check;
-  std::string fixture;                  // "generated": the fixture is made by tests, not kept beside the rule
+  std::string fixture;  // "generated": the fixture is made by tests, not kept beside the rule
   bool policy_filter = false;
   std::string group;
   int priority = 0;
-  std::string file;                     // where it was loaded from
+  std::string file;  // where it was loaded from
   bool is_check() const { return match.empty(); }
 };
 
@@ -92,7 +92,7 @@ class RuleSet {
 };
 
 struct RuleLoad {
-  RuleSet rules;                     // every rule that loaded cleanly
+  RuleSet rules;                      // every rule that loaded cleanly
   std::vector<RuleProblem> problems;  // empty when the whole directory is valid
 };
 

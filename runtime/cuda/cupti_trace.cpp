@@ -49,10 +49,14 @@ Collected& collected() {
 
 MemoryOp memcpy_op(std::uint8_t kind) {
   switch (kind) {
-    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return MemoryOp::memcpy_htod;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return MemoryOp::memcpy_dtoh;
-    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return MemoryOp::memcpy_dtod;
-    default: return MemoryOp::memcpy_other;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+      return MemoryOp::memcpy_htod;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+      return MemoryOp::memcpy_dtoh;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+      return MemoryOp::memcpy_dtod;
+    default:
+      return MemoryOp::memcpy_other;
   }
 }
 
@@ -103,7 +107,8 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
         parsed.memory.push_back({MemoryOp::memset, m->bytes, m->streamId, m->start, m->end});
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   std::size_t dropped = 0;
@@ -111,8 +116,10 @@ void CUPTIAPI buffer_completed(CUcontext, std::uint32_t, std::uint8_t* buffer, s
   if (buffer) {
     BufferPool& p = pool();
     std::lock_guard lock(p.mutex);
-    if (p.free.size() < kPoolMax) p.free.push_back(buffer);
-    else std::free(buffer);
+    if (p.free.size() < kPoolMax)
+      p.free.push_back(buffer);
+    else
+      std::free(buffer);
   }
   Collected& c = collected();
   std::lock_guard lock(c.mutex);
@@ -137,9 +144,11 @@ Status start_activity_trace() {
     for (int i = 0; i < 3; ++i)
       if (auto* buffer = new_buffer()) p.free.push_back(buffer);
   }
-  if (Status s = check(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "register callbacks"); !s) return s;
+  if (Status s = check(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "register callbacks"); !s)
+    return s;
   // CONCURRENT_KERNEL keeps kernels concurrent (KERNEL would serialise them and change the timing).
-  for (const auto kind : {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET})
+  for (const auto kind :
+       {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET})
     if (Status s = check(cuptiActivityEnable(kind), "enable activity"); !s) return s;
   return Status::ok();
 }

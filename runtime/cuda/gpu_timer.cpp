@@ -22,13 +22,13 @@ cudaEvent_t event(void* e) { return static_cast<cudaEvent_t>(e); }
 
 }  // namespace
 
-
 Result<std::unique_ptr<GpuTimer>> GpuTimer::create() {
   std::unique_ptr<GpuTimer> timer(new GpuTimer());
   int device = 0;
   if (Status s = check(cudaGetDevice(&device), "cudaGetDevice"); !s) return Error{s.message()};
   int l2 = 0;
-  if (Status s = check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "L2 size"); !s) return Error{s.message()};
+  if (Status s = check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "L2 size"); !s)
+    return Error{s.message()};
   timer->l2_bytes_ = static_cast<std::size_t>(l2);
   // Twice the L2, at least 8 MiB: every line the call could find warm is overwritten before it.
   timer->flush_bytes_ = std::max<std::size_t>(2 * timer->l2_bytes_, std::size_t{8} << 20);
@@ -37,8 +37,10 @@ Result<std::unique_ptr<GpuTimer>> GpuTimer::create() {
   // What the device keeps as its persisting set-aside after a reset to zero: the baseline of l2_state().
   if (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0) != cudaSuccess) (void)cudaGetLastError();
   std::size_t limit = 0;
-  if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess) timer->baseline_limit_ = limit;
-  else (void)cudaGetLastError();
+  if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess)
+    timer->baseline_limit_ = limit;
+  else
+    (void)cudaGetLastError();
   for (void** e : {&timer->start_, &timer->stream_end_, &timer->device_end_}) {
     cudaEvent_t created = nullptr;
     if (Status s = check(cudaEventCreate(&created), "cudaEventCreate"); !s) return Error{s.message()};
@@ -64,7 +66,8 @@ Status GpuTimer::prepare() {
   window.accessPolicyWindow.hitRatio = 0.0f;
   window.accessPolicyWindow.hitProp = cudaAccessPropertyNormal;
   window.accessPolicyWindow.missProp = cudaAccessPropertyNormal;
-  if (cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window) != cudaSuccess) (void)cudaGetLastError();
+  if (cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window) != cudaSuccess)
+    (void)cudaGetLastError();
   // A new byte each time, so no write of the flush can be skipped as unchanged.
   flush_value_ = (flush_value_ + 1) & 0xff;
   if (Status s = check(cudaMemsetAsync(flush_, static_cast<int>(flush_value_), flush_bytes_, stream), "L2 flush"); !s)
@@ -81,9 +84,10 @@ Status GpuTimer::begin() {
 
 Status GpuTimer::end_of_forward() {
   const auto stream = static_cast<cudaStream_t>(stream_);
-  // The marker: a memset of kEndOfForwardMarkerBytes on the call's stream, which CUPTI timestamps on the kernels' clock.
-  // Work on another stream that ends after it started was not joined to the call's stream.
-  if (Status s = check(cudaMemsetAsync(flush_, 0, kEndOfForwardMarkerBytes, stream), "end-of-forward marker"); !s) return s;
+  // The marker: a memset of kEndOfForwardMarkerBytes on the call's stream, which CUPTI timestamps on the kernels'
+  // clock. Work on another stream that ends after it started was not joined to the call's stream.
+  if (Status s = check(cudaMemsetAsync(flush_, 0, kEndOfForwardMarkerBytes, stream), "end-of-forward marker"); !s)
+    return s;
   return check(cudaEventRecord(event(stream_end_), stream), "cudaEventRecord (stream end)");
 }
 
@@ -91,7 +95,8 @@ Result<TimedCall> GpuTimer::finish() {
   // Every stream's work, side streams included, ends before the device end event is recorded.
   if (Status s = check(cudaDeviceSynchronize(), "the call's kernels"); !s) return Error{s.message()};
   const cudaStream_t stream = static_cast<cudaStream_t>(stream_);
-  if (Status s = check(cudaEventRecord(event(device_end_), stream), "cudaEventRecord (device end)"); !s) return Error{s.message()};
+  if (Status s = check(cudaEventRecord(event(device_end_), stream), "cudaEventRecord (device end)"); !s)
+    return Error{s.message()};
   if (Status s = check(cudaEventSynchronize(event(device_end_)), "cudaEventSynchronize"); !s) return Error{s.message()};
   const auto host_end = std::chrono::steady_clock::now();
   float synced_ms = 0.0f;
@@ -111,14 +116,17 @@ Result<L2State> GpuTimer::l2_state() const {
   L2State state;
   state.baseline_limit = baseline_limit_;
   std::size_t limit = 0;
-  if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess) state.persisting_limit = limit;
-  else (void)cudaGetLastError();
+  if (cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize) == cudaSuccess)
+    state.persisting_limit = limit;
+  else
+    (void)cudaGetLastError();
   cudaStreamAttrValue window{};
   // The stream the call began on: a window set there is what would pin the next call's operands.
   const cudaStream_t stream = stream_ ? static_cast<cudaStream_t>(stream_) : c10::cuda::getCurrentCUDAStream().stream();
   if (cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window) == cudaSuccess)
     state.window_bytes = window.accessPolicyWindow.num_bytes;
-  else (void)cudaGetLastError();
+  else
+    (void)cudaGetLastError();
   return state;
 }
 

@@ -44,8 +44,8 @@ constexpr int kReps = 3;
 constexpr double kGoalMs = 10.0;
 
 struct Embedded {
-  size_t file = 0;                 // index into the host list
-  kgate::FactSet facts;            // host module + this one module, Python facts included
+  size_t file = 0;       // index into the host list
+  kgate::FactSet facts;  // host module + this one module, Python facts included
   std::string text;
 };
 
@@ -77,8 +77,8 @@ double percentile(std::vector<double> v, double p) {  // nearest rank
 void summary(const std::string& label, const std::vector<double>& per_source, const std::string& extra) {
   double med = median(per_source);
   std::printf("%s: count=%zu median=%.2f ms p90=%.2f ms max=%.2f ms per embedded source%s\n", label.c_str(),
-              per_source.size(), med, percentile(per_source, 90), per_source.empty() ? 0.0 : *std::max_element(per_source.begin(), per_source.end()),
-              extra.c_str());
+              per_source.size(), med, percentile(per_source, 90),
+              per_source.empty() ? 0.0 : *std::max_element(per_source.begin(), per_source.end()), extra.c_str());
 }
 
 std::string shell_quote(const std::string& s) {
@@ -101,7 +101,8 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> files;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(corpus, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(corpus, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
     if (it->is_regular_file() && it->path().extension() == ".py") files.push_back(it->path().string());
   std::sort(files.begin(), files.end());
   if (files.empty()) {
@@ -130,8 +131,10 @@ int main(int argc, char** argv) {
       embedded.push_back(std::move(e));
     }
   }
-  std::printf("corpus: %s: %zu .py files, %zu embedded C++/CUDA sources\n", corpus.c_str(), files.size(), embedded.size());
-  std::printf("clang engine available: %s\n", kgate::cuda::clang_available() ? "yes" : "NO (Clang numbers are tree-sitter)");
+  std::printf("corpus: %s: %zu .py files, %zu embedded C++/CUDA sources\n", corpus.c_str(), files.size(),
+              embedded.size());
+  std::printf("clang engine available: %s\n",
+              kgate::cuda::clang_available() ? "yes" : "NO (Clang numbers are tree-sitter)");
   if (embedded.empty()) return 2;
 
   // ---- (a) kgate: Clang with shims, then tree-sitter ----
@@ -167,8 +170,9 @@ int main(int argc, char** argv) {
   std::vector<double> ts_ms = time_kgate(true, ts_unused);
   const double clang_median = median(clang_ms);
   summary("kgate clang (shims, PCH)", clang_ms,
-          "; goal median <= 10 ms per embedded source with shims: " + std::string(clang_median <= kGoalMs ? "MET" : "NOT MET") +
-              "; engine-fallback on " + std::to_string(clang_fallbacks) + " sources");
+          "; goal median <= 10 ms per embedded source with shims: " +
+              std::string(clang_median <= kGoalMs ? "MET" : "NOT MET") + "; engine-fallback on " +
+              std::to_string(clang_fallbacks) + " sources");
   summary("kgate tree-sitter (force_tree_sitter=true)", ts_ms, "");
 
   // ---- (b) clang-tidy 19 on the same sources ----
@@ -183,15 +187,18 @@ int main(int argc, char** argv) {
   }
   // kgate's shim_args (clang_engine.cpp) minus -fsyntax-only/-resource-dir/the virtual missing-header
   // root, which clang-tidy cannot take; plus the prelude kgate loads through its PCH.
-  const std::string flags = "-x cuda --cuda-host-only -nocudainc -nocudalib -std=c++17 -w -Wno-unknown-cuda-version "
-                            "-ferror-limit=0 -fno-spell-checking -D__CUDACC__ -D__NVCC__ "
-                            "-DTORCH_EXTENSION_NAME=kgate_extension -DWITH_CUDA -nostdinc++ -isystem " + shell_quote(shims + "/std") +
-                            " -isystem " + shell_quote(shims) + " -include " +
-                            shell_quote(shims + "/kgate_prelude.h");
+  const std::string flags =
+      "-x cuda --cuda-host-only -nocudainc -nocudalib -std=c++17 -w -Wno-unknown-cuda-version "
+      "-ferror-limit=0 -fno-spell-checking -D__CUDACC__ -D__NVCC__ "
+      "-DTORCH_EXTENSION_NAME=kgate_extension -DWITH_CUDA -nostdinc++ -isystem " +
+      shell_quote(shims + "/std") + " -isystem " + shell_quote(shims) + " -include " +
+      shell_quote(shims + "/kgate_prelude.h");
   auto command_for = [&](const std::string& path) {
-    return tidy + " --quiet --checks='-*,bugprone-*,performance-*' " + shell_quote(path) + " -- " + flags + " >/dev/null 2>&1";
+    return tidy + " --quiet --checks='-*,bugprone-*,performance-*' " + shell_quote(path) + " -- " + flags +
+           " >/dev/null 2>&1";
   };
-  std::printf("clang-tidy command (per file, %d rep%s): %s\n", tidy_reps, tidy_reps == 1 ? "" : "s", command_for(paths[0]).c_str());
+  std::printf("clang-tidy command (per file, %d rep%s): %s\n", tidy_reps, tidy_reps == 1 ? "" : "s",
+              command_for(paths[0]).c_str());
   std::fflush(stdout);
   if (std::system((tidy + " --version >/dev/null 2>&1").c_str()) != 0) {
     std::printf("baseline: clang-tidy 19 not runnable (%s); no ratio\n", tidy.c_str());

@@ -33,11 +33,11 @@ namespace {
 // Everything the timed loops share, built once in main before any benchmark runs.
 struct CorpusFixture {
   kgate::RuleSet rules;
-  std::map<std::string, kgate::Policy> policies;  // by name
-  kgate::Config config;                           // the corpus's .kgate.yaml, or the defaults
+  std::map<std::string, kgate::Policy> policies;           // by name
+  kgate::Config config;                                    // the corpus's .kgate.yaml, or the defaults
   std::map<std::string, kgate::AnalysisContext> contexts;  // by policy name
-  std::vector<std::string> files;                 // sorted .py paths
-  std::vector<std::string> texts;                 // same order, for the in-memory variant
+  std::vector<std::string> files;                          // sorted .py paths
+  std::vector<std::string> texts;                          // same order, for the in-memory variant
   std::vector<const kgate::AnalysisContext*> file_contexts;
 };
 
@@ -70,7 +70,8 @@ bool build_fixture(const fs::path& corpus_dir, CorpusFixture& out) {
   }
 
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(corpus_dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(corpus_dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
     if (it->is_regular_file() && it->path().extension() == ".py") out.files.push_back(it->path().string());
   std::sort(out.files.begin(), out.files.end());
   if (out.files.empty()) {
@@ -79,8 +80,9 @@ bool build_fixture(const fs::path& corpus_dir, CorpusFixture& out) {
   }
 
   for (const auto& file : out.files) {
-    const std::string policy_name =
-        out.config.policy.empty() ? std::string(kgate::default_policy_name(kgate::ingest::kind_from_path(file))) : out.config.policy;
+    const std::string policy_name = out.config.policy.empty()
+                                        ? std::string(kgate::default_policy_name(kgate::ingest::kind_from_path(file)))
+                                        : out.config.policy;
     if (!out.policies.count(policy_name)) {
       auto policy = kgate::load_policy(rules_dir / "policies", policy_name);
       if (!policy) {
@@ -102,8 +104,9 @@ bool build_fixture(const fs::path& corpus_dir, CorpusFixture& out) {
 void report_rate(benchmark::State& state, size_t files_per_iteration) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * files_per_iteration));
   // Mean wall time of one file, in microseconds.
-  state.counters["us_per_file"] = benchmark::Counter(static_cast<double>(state.iterations() * files_per_iteration) * 1e-6,
-                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us_per_file"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * files_per_iteration) * 1e-6,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // The whole corpus per iteration, reading each file from disk as `kgate check` does.
@@ -117,7 +120,8 @@ void BM_AnalyzeCorpus(benchmark::State& state) {
     }
   }
   state.counters["files"] = static_cast<double>(fixture->files.size());
-  state.counters["findings_per_pass"] = static_cast<double>(findings) / static_cast<double>(std::max<int64_t>(1, state.iterations()));
+  state.counters["findings_per_pass"] =
+      static_cast<double>(findings) / static_cast<double>(std::max<int64_t>(1, state.iterations()));
   report_rate(state, fixture->files.size());
 }
 
@@ -125,7 +129,8 @@ void BM_AnalyzeCorpus(benchmark::State& state) {
 void BM_AnalyzeCorpusInMemory(benchmark::State& state) {
   for (auto _ : state) {
     for (size_t i = 0; i < fixture->files.size(); ++i) {
-      kgate::FileResult result = kgate::analyze_source(fixture->files[i], fixture->texts[i], *fixture->file_contexts[i]);
+      kgate::FileResult result =
+          kgate::analyze_source(fixture->files[i], fixture->texts[i], *fixture->file_contexts[i]);
       benchmark::DoNotOptimize(result);
     }
   }

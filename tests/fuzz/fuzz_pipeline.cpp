@@ -1,4 +1,5 @@
-// Fuzz target: the whole static pipeline (ingest, Python facts, tree-sitter C++ facts, rules, suppressions) on one .py buffer.
+// Fuzz target: the whole static pipeline (ingest, Python facts, tree-sitter C++ facts, rules, suppressions) on one .py
+// buffer.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -12,7 +13,8 @@ namespace {
 // Rules and the kernelbench policy load once: they come from the repository, not from the input.
 struct ShippedRules {
   kgate::RuleLoad load = kgate::load_rules(std::string(KGATE_SOURCE_DIR) + "/rules");
-  kgate::Result<kgate::Policy> policy = kgate::load_policy(std::string(KGATE_SOURCE_DIR) + "/rules/policies", "kernelbench");
+  kgate::Result<kgate::Policy> policy =
+      kgate::load_policy(std::string(KGATE_SOURCE_DIR) + "/rules/policies", "kernelbench");
 };
 
 const ShippedRules& shipped() {

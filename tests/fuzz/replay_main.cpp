@@ -1,4 +1,5 @@
-// Replays fuzz inputs without libFuzzer: calls LLVMFuzzerTestOneInput on every file named on argv (directories recursively).
+// Replays fuzz inputs without libFuzzer: calls LLVMFuzzerTestOneInput on every file named on argv (directories
+// recursively).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

@@ -71,8 +71,10 @@ Expectations parse_annotations(const std::string& text) {
     if (annotation || pending.empty()) continue;
     uint32_t target = static_cast<uint32_t>(i + 1);
     for (const auto& [is_ruleid, id] : pending) {
-      if (is_ruleid) out.expected.insert({target, id});
-      else out.forbidden.insert({target, id});
+      if (is_ruleid)
+        out.expected.insert({target, id});
+      else
+        out.forbidden.insert({target, id});
     }
     pending.clear();
   }
@@ -111,7 +113,8 @@ void compare(const std::string& path, const kgate::FileResult& result, const Exp
     if (!got.count(w)) ++tally.missing;
   }
   for (const auto& f : want.forbidden)
-    if (got.count(f)) tally.problems.push_back("ok-violated " + path + ":" + std::to_string(f.first) + " [" + f.second + "]");
+    if (got.count(f))
+      tally.problems.push_back("ok-violated " + path + ":" + std::to_string(f.first) + " [" + f.second + "]");
 }
 
 std::string read(const fs::path& p) {
@@ -152,8 +155,8 @@ class Golden : public ::testing::Test {
   }
 
   void report(const char* what, const Tally& t) {
-    std::cout << what << ": files " << t.files << ", validated " << t.validated << ", noisy " << t.noisy
-              << ", missing " << t.missing << "\n";
+    std::cout << what << ": files " << t.files << ", validated " << t.validated << ", noisy " << t.noisy << ", missing "
+              << t.missing << "\n";
     for (const auto& p : t.problems) std::cout << "  " << p << "\n";
     EXPECT_TRUE(t.problems.empty()) << what << " has " << t.problems.size() << " problems (listed above)";
   }
@@ -211,10 +214,13 @@ TEST_F(Golden, RuleFixtures) {
       compare(rel, analyze(fixture, meta ? std::vector<std::string>{} : std::vector<std::string>{rule.id}),
               parse_annotations(read(fixture)), rule.id, tally);
     }
-    if (found) ++rules_with_fixture;
+    if (found)
+      ++rules_with_fixture;
     else if (rule.fixture != "generated")
-      ADD_FAILURE() << "rule " << rule.id << " has no fixture beside " << rule.file << " (and does not say `fixture: generated`)";
-    if (found && rule.fixture == "generated") ADD_FAILURE() << "rule " << rule.id << " says `fixture: generated` and has one beside it";
+      ADD_FAILURE() << "rule " << rule.id << " has no fixture beside " << rule.file
+                    << " (and does not say `fixture: generated`)";
+    if (found && rule.fixture == "generated")
+      ADD_FAILURE() << "rule " << rule.id << " says `fixture: generated` and has one beside it";
   }
   report("rule fixtures", tally);
   EXPECT_GT(rules_with_fixture, 0u);

@@ -72,15 +72,19 @@ TEST(Calibration, InvalidCachesAreErrorsThatNameTheProblem) {
   EXPECT_NE(wrong_version.error().find("c.json"), std::string::npos);
   const std::string entry_head =
       R"({"version": 1, "entries": [{"gpu": "G", "driver": "1", "sm_clock_mhz": 1, "mem_clock_mhz": 1, "peaks": )";
-  auto negative = parse_calibration_cache(entry_head + R"({"d2d_bandwidth": {"measured": -1}, "fp32_fma": {"measured": 1}}}]})", "c.json");
+  auto negative = parse_calibration_cache(
+      entry_head + R"({"d2d_bandwidth": {"measured": -1}, "fp32_fma": {"measured": 1}}}]})", "c.json");
   ASSERT_FALSE(negative);
   EXPECT_NE(negative.error().find("d2d_bandwidth"), std::string::npos) << negative.error();
   auto unknown_peak = parse_calibration_cache(
-      entry_head + R"({"d2d_bandwidth": {"measured": 1}, "fp32_fma": {"measured": 1}, "matmul_fp4": {"measured": 1}}}]})", "c.json");
+      entry_head +
+          R"({"d2d_bandwidth": {"measured": 1}, "fp32_fma": {"measured": 1}, "matmul_fp4": {"measured": 1}}}]})",
+      "c.json");
   EXPECT_FALSE(unknown_peak);
   auto no_bandwidth = parse_calibration_cache(entry_head + R"({"fp32_fma": {"measured": 1}}}]})", "c.json");
   EXPECT_FALSE(no_bandwidth);
-  auto ok = parse_calibration_cache(entry_head + R"({"d2d_bandwidth": {"measured": 1}, "fp32_fma": {"datasheet": 1}}}]})", "c.json");
+  auto ok = parse_calibration_cache(
+      entry_head + R"({"d2d_bandwidth": {"measured": 1}, "fp32_fma": {"datasheet": 1}}}]})", "c.json");
   EXPECT_TRUE(ok) << ok.error();
   CalibrationCache duplicate;
   duplicate.entries = {h100(), h100()};
@@ -120,7 +124,7 @@ TEST(Calibration, RunsUseMeasuredPeaksAndTheFloorTheLargerFigure) {
   auto bf16 = peaks_for_run(cache, "NVIDIA H100 80GB HBM3", "matmul_bf16");
   ASSERT_TRUE(bf16);
   EXPECT_EQ(bf16->source, "calibrated");
-  EXPECT_DOUBLE_EQ(bf16->roofline.bytes_per_s, 2.9e12);  // measured
+  EXPECT_DOUBLE_EQ(bf16->roofline.bytes_per_s, 2.9e12);   // measured
   EXPECT_DOUBLE_EQ(bf16->roofline.flops_per_s, 9.89e14);  // only the datasheet's in this entry
   EXPECT_DOUBLE_EQ(bf16->floor.bytes_per_s, 3.35e12);     // the larger figure
   // A peak the entry lacks comes from the datasheet table.

@@ -65,7 +65,7 @@ TEST(CompareOutputs, ElementwiseToleranceIsAtolPlusRtol) {
 TEST(CompareOutputs, ChunkedComparisonMatchesTheWholeOutput) {
   const std::int64_t n = (std::int64_t{1} << 25) + 1000;
   auto e = at::full({2, n / 2}, 2.0);
-  auto a = e + 1e-4;  // a small error everywhere, for the norm term over all chunks together
+  auto a = e + 1e-4;      // a small error everywhere, for the norm term over all chunks together
   a[1][n / 2 - 3] = 3.0;  // two elementwise failures, both in the second chunk
   a[1][n / 2 - 1] = 2.5;
   const Tolerance tol{1e-3, 1e-3, 1e-5};
@@ -76,7 +76,8 @@ TEST(CompareOutputs, ChunkedComparisonMatchesTheWholeOutput) {
   EXPECT_NE(r.message.find("[1, " + std::to_string(n / 2 - 3) + "]"), std::string::npos) << r.message;
   const double small = (a[0][0] - e[0][0]).item<double>();
   const double err = std::sqrt(small * small * double(n - 2) + 1.0 + 0.25);
-  const double bound = tol.norm_rtol * 2.0 * std::sqrt(double(n)) + tol.atol * (tol.norm_rtol / tol.rtol) * std::sqrt(double(n));
+  const double bound =
+      tol.norm_rtol * 2.0 * std::sqrt(double(n)) + tol.atol * (tol.norm_rtol / tol.rtol) * std::sqrt(double(n));
   EXPECT_NEAR(r.norm_err_ratio, err / bound, 1e-6 * err / bound);
 }
 
@@ -151,7 +152,8 @@ TEST(CompareOutputs, HugeCasesScaleAtolToTheOutputRms) {
   const auto w = at::randn({1024, 128}, gen, at::kFloat) * (1.0 / 32);
   const auto expected = at::matmul(x.to(at::kDouble), w.to(at::kDouble)).to(at::kFloat);
   // Another summation order in fp32: two halves of K summed separately, then added.
-  const auto honest = at::matmul(x.narrow(1, 0, 512), w.narrow(0, 0, 512)) + at::matmul(x.narrow(1, 512, 512), w.narrow(0, 512, 512));
+  const auto honest =
+      at::matmul(x.narrow(1, 0, 512), w.narrow(0, 0, 512)) + at::matmul(x.narrow(1, 512, 512), w.narrow(0, 512, 512));
   const auto bf16 = at::matmul(x.to(at::kBFloat16), w.to(at::kBFloat16)).to(at::kFloat);
   const Tolerance tol{1e-3, 1e-3, 1e-4};
   ASSERT_FALSE(compare(expected, honest, tol).ok) << "the case must exercise cancellation";

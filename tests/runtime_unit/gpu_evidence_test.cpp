@@ -77,8 +77,8 @@ TEST(SideStream, WorkStillRunningAfterTheMarkerOnAnotherStreamIsFlagged) {
 TEST(TraceCut, TheCallsRecordsStartAfterTheLastFlush) {
   Trace all;
   all.kernels.push_back(kernel("fill_poison", 100, 200));
-  all.memory.push_back({MemoryOp::memset, 64 << 20, 7, 300, 400});   // an earlier flush
-  all.memory.push_back({MemoryOp::memset, 64 << 20, 7, 500, 900});   // this call's flush
+  all.memory.push_back({MemoryOp::memset, 64 << 20, 7, 300, 400});  // an earlier flush
+  all.memory.push_back({MemoryOp::memset, 64 << 20, 7, 500, 900});  // this call's flush
   all.kernels.push_back(kernel("relu_kernel", 1000, 1100));
   all.memory.push_back({MemoryOp::memset, kEndOfForwardMarkerBytes, 7, 1200, 1210});
   const MemoryRecord* flush = last_memset_of(all, 64 << 20);
@@ -189,9 +189,10 @@ TEST(TraceWire, RoundTripsAndTruncates) {
 TEST(TraceWire, MalformedTracesAreErrors) {
   EXPECT_FALSE(trace_from_json(nlohmann::json::object()).has_value());
   EXPECT_FALSE(trace_from_json({{"kernels", {{{"name", 3}}}}, {"memory", nlohmann::json::array()}}).has_value());
-  EXPECT_FALSE(trace_from_json({{"kernels", nlohmann::json::array()},
-                                {"memory", {{{"op", "teleport"}, {"bytes", 1}, {"stream", 0}, {"start", 0}, {"end", 1}}}}})
-                   .has_value());
+  EXPECT_FALSE(
+      trace_from_json({{"kernels", nlohmann::json::array()},
+                       {"memory", {{{"op", "teleport"}, {"bytes", 1}, {"stream", 0}, {"start", 0}, {"end", 1}}}}})
+          .has_value());
 }
 
 TEST(TimingJson, CarriesTheAuditFields) {
@@ -221,7 +222,7 @@ TEST(ExecGuard, OnlyTheToolchainMayRun) {
   std::ofstream(dir / "bin" / "ptxas") << "#!/bin/sh\n";
   const std::vector<std::filesystem::path> allowed{std::filesystem::canonical(dir / "bin")};
   EXPECT_TRUE(exec_allowed((dir / "bin" / "ptxas").string(), "", allowed));
-  EXPECT_TRUE(exec_allowed("ptxas", (dir / "bin").string(), allowed));         // looked up on PATH
+  EXPECT_TRUE(exec_allowed("ptxas", (dir / "bin").string(), allowed));  // looked up on PATH
   EXPECT_FALSE(exec_allowed("/bin/sh", (dir / "bin").string(), allowed));
   EXPECT_FALSE(exec_allowed("sh", "/bin:/usr/bin", allowed));
   EXPECT_FALSE(exec_allowed((dir / "bin" / ".." / ".." / "x").string(), "", allowed));

@@ -22,7 +22,9 @@ std::vector<std::vector<at::Tensor>> draws_of(const std::function<at::Tensor()>&
   return draws;
 }
 
-InputSpec inferred(const std::function<at::Tensor()>& get_input) { return infer_input_specs(draws_of(get_input)).at(0); }
+InputSpec inferred(const std::function<at::Tensor()>& get_input) {
+  return infer_input_specs(draws_of(get_input)).at(0);
+}
 
 TEST(InferInputSpecs, NormalValuesAreUnconstrained) {
   const auto spec = inferred([] { return at::randn({64, 64}); });
@@ -51,7 +53,8 @@ TEST(InferInputSpecs, SymmetricMatrices) {
 TEST(InferInputSpecs, SignAndRange) {
   EXPECT_EQ(inferred([] { return at::rand({1000}); }).fill, Fill::unit_interval);
   EXPECT_EQ(inferred([] { return at::rand({1000}) * 5 + 0.5; }).fill, Fill::positive);
-  EXPECT_EQ(inferred([] { return at::relu(at::randn({1000})) * 3; }).fill, Fill::nonnegative);  // zeros and values above 1
+  EXPECT_EQ(inferred([] { return at::relu(at::randn({1000})) * 3; }).fill,
+            Fill::nonnegative);  // zeros and values above 1
 }
 
 TEST(InferInputSpecs, ProbabilityRows) {

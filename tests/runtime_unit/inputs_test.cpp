@@ -66,7 +66,7 @@ TEST(FillInputs, OutliersAppearAtTheConfiguredRateAndScale) {
 TEST(FillInputs, SpecialValuesOnlyWhenDeclared) {
   auto plain = fill_one(Distribution::special);
   EXPECT_TRUE(plain.isfinite().all().item<bool>());
-  EXPECT_GT(plain.eq(0.0).logical_and(plain.signbit()).sum().item<std::int64_t>(), 0);  // -0
+  EXPECT_GT(plain.eq(0.0).logical_and(plain.signbit()).sum().item<std::int64_t>(), 0);                // -0
   EXPECT_GT(plain.eq(0.0).logical_and(plain.signbit().logical_not()).sum().item<std::int64_t>(), 0);  // +0
   InputOptions declared;
   declared.special_values = {"inf", "nan"};

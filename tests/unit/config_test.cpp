@@ -46,11 +46,12 @@ TEST(Config, ErrorsNameTheFileAndTheProblem) {
     const char* yaml;
     const char* expected;
   };
-  for (const Case& c : {Case{"polcy: x\n", "unknown key 'polcy'"}, Case{"severity: {a: fatal}\n", "expected error, warning or note"},
-                        Case{"rules: {enabel: [a]}\n", "unknown key 'enabel'"}, Case{"rules: [a]\n", "expected a mapping"},
-                        Case{"exclude: {a: b}\n", "expected a list of strings"}, Case{"policy: [a]\n", "expected a policy name"},
-                        Case{"policy: x\npolicy: y\n", "duplicate key 'policy'"}, Case{"a: [unclosed\n", "invalid YAML"},
-                        Case{"- just a list\n", "expected a mapping"}}) {
+  for (const Case& c :
+       {Case{"polcy: x\n", "unknown key 'polcy'"}, Case{"severity: {a: fatal}\n", "expected error, warning or note"},
+        Case{"rules: {enabel: [a]}\n", "unknown key 'enabel'"}, Case{"rules: [a]\n", "expected a mapping"},
+        Case{"exclude: {a: b}\n", "expected a list of strings"}, Case{"policy: [a]\n", "expected a policy name"},
+        Case{"policy: x\npolicy: y\n", "duplicate key 'policy'"}, Case{"a: [unclosed\n", "invalid YAML"},
+        Case{"- just a list\n", "expected a mapping"}}) {
     const auto config = parse_config(c.yaml, "dir/.kgate.yaml", ".");
     ASSERT_FALSE(config.has_value()) << c.yaml;
     EXPECT_NE(config.error().find("dir/.kgate.yaml"), std::string::npos) << config.error();

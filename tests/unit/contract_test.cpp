@@ -32,8 +32,8 @@ TEST(DtypeRank, BelowMeansFewerMantissaBits) {
   EXPECT_EQ(contract_relation("torch.bfloat16", "fp32"), "below");
   EXPECT_EQ(contract_relation("tf32", "fp32"), "below");
   EXPECT_EQ(contract_relation("torch.bfloat16", "bf16"), "within");
-  EXPECT_EQ(contract_relation("torch.float16", "bf16"), "within");   // more mantissa than bf16
-  EXPECT_EQ(contract_relation("torch.bfloat16", "fp16"), "below");   // fewer mantissa than fp16
+  EXPECT_EQ(contract_relation("torch.float16", "bf16"), "within");  // more mantissa than bf16
+  EXPECT_EQ(contract_relation("torch.bfloat16", "fp16"), "below");  // fewer mantissa than fp16
   EXPECT_EQ(contract_relation("torch.float8_e4m3fn", "bf16"), "below");
   EXPECT_EQ(contract_relation("torch.float32", "bf16"), "within");
   EXPECT_EQ(contract_relation("torch.float16", ""), "unknown");
@@ -124,7 +124,8 @@ TEST_F(Contract, Fp32ReferenceMakesTheSameConversionAnError) {
   const auto found = findings(result);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].severity, Severity::Error);
-  EXPECT_NE(found[0].message.find("below the task's fp32 contract (from reference.py)"), std::string::npos) << found[0].message;
+  EXPECT_NE(found[0].message.find("below the task's fp32 contract (from reference.py)"), std::string::npos)
+      << found[0].message;
 }
 
 TEST_F(Contract, UnknownContractIsAWarningThatSaysSo) {
@@ -177,7 +178,7 @@ TEST(ContractConfig, RejectsAnUnknownDtype) {
 TEST(ContractOfReference, LowestFloatingDtypeOutsideMain) {
   FactSet facts;
   facts.casts.push_back(Cast{"torch.int8", "keyword", 0, 0, false, false, {}});
-  EXPECT_EQ(contract_of_reference(facts, "reference.py").dtype, "fp32");  // ints say nothing
+  EXPECT_EQ(contract_of_reference(facts, "reference.py").dtype, "fp32");           // ints say nothing
   facts.casts.push_back(Cast{"torch.float16", "keyword", 0, 0, false, true, {}});  // get_inputs: set-up, still the task
   EXPECT_EQ(contract_of_reference(facts, "reference.py").dtype, "fp16");
   facts.casts.push_back(Cast{"torch.float8_e4m3fn", "method", -1, 0, false, true, {}});  // a __main__ block

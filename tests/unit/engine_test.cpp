@@ -22,8 +22,8 @@ Rule rule(const std::string& yaml) {
 }
 
 std::string call_rule(const std::string& id, const std::string& match_body, const std::string& extra = "") {
-  return "id: " + id + "\nseverity: error\ntechniques: [F1]\nsummary: s\nmessage: \"" + id + " {resolved}\"\nrationale: r\n" + extra +
-         "match:\n  fact: call\n" + match_body;
+  return "id: " + id + "\nseverity: error\ntechniques: [F1]\nsummary: s\nmessage: \"" + id +
+         " {resolved}\"\nrationale: r\n" + extra + "match:\n  fact: call\n" + match_body;
 }
 
 Call make_call(std::string resolved, bool reachable = true, int module = 0) {
@@ -53,7 +53,8 @@ std::vector<std::string> rule_ids(const std::vector<Diagnostic>& findings) {
 TEST(Engine, WhereGlobsAndBoolsMustAllHold) {
   RuleSet rules;
   rules.add(rule(call_rule("torch-call", "  where:\n    resolved: [\"torch.*\"]\n    reachable: true\n")));
-  const FactSet facts = facts_with_calls({make_call("torch.mm"), make_call("torch.relu", false), make_call("numpy.dot")});
+  const FactSet facts =
+      facts_with_calls({make_call("torch.mm"), make_call("torch.relu", false), make_call("numpy.dot")});
   const Policy policy;
   const auto findings = Engine(rules, policy).run(facts, "sub.py");
   ASSERT_EQ(findings.size(), 1u);
@@ -102,12 +103,13 @@ TEST(Engine, PolicyFilterDropsAllowedButNeverForbiddenOps) {
   Policy policy;
   policy.allowed_ops = {"torch.empty*", "torch.Tensor.view", "torch.nn.functional.*"};
   policy.forbidden_ops = {"torch.nn.functional.relu"};
-  const FactSet facts = facts_with_calls(
-      {make_call("torch.empty"), make_call("torch.nn.functional.gelu"), make_call("torch.nn.functional.relu"), make_call("torch.mm")});
+  const FactSet facts = facts_with_calls({make_call("torch.empty"), make_call("torch.nn.functional.gelu"),
+                                          make_call("torch.nn.functional.relu"), make_call("torch.mm")});
   const auto findings = Engine(rules, policy).run(facts, "p");
   std::vector<std::string> messages;
   for (const auto& d : findings) messages.push_back(d.message);
-  EXPECT_EQ(messages, (std::vector<std::string>{"torch-call torch.nn.functional.relu", "torch-call torch.mm", "unfiltered torch.empty"}));
+  EXPECT_EQ(messages, (std::vector<std::string>{"torch-call torch.nn.functional.relu", "torch-call torch.mm",
+                                                "unfiltered torch.empty"}));
 }
 
 TEST(Engine, LanguagesFilterUsesTheFactsModuleLanguage) {
@@ -125,8 +127,9 @@ TEST(Engine, LanguagesFilterUsesTheFactsModuleLanguage) {
 
 TEST(Engine, LanguagesFilterIgnoresFactsWithoutALanguage) {
   RuleSet rules;
-  rules.add(rule("id: imp\nseverity: warning\ntechniques: []\nsummary: s\nmessage: \"import {qualified}\"\nrationale: r\n"
-                 "languages: [cuda]\nmatch:\n  fact: import\n  where:\n    module: subprocess\n"));
+  rules.add(
+      rule("id: imp\nseverity: warning\ntechniques: []\nsummary: s\nmessage: \"import {qualified}\"\nrationale: r\n"
+           "languages: [cuda]\nmatch:\n  fact: import\n  where:\n    module: subprocess\n"));
   FactSet facts;
   facts.modules.push_back(Module{});
   Import im;
@@ -143,8 +146,10 @@ TEST(Engine, LanguagesFilterIgnoresFactsWithoutALanguage) {
 TEST(Engine, GroupReportsEachFactOnceForTheHighestPriority) {
   RuleSet rules;
   rules.add(rule(call_rule("torch-function", "  where:\n    resolved: \"torch.*\"\n", "group: torch-call\n")));
-  rules.add(rule(call_rule("fallback-in-except", "  where:\n    in_except: true\n", "group: torch-call\npriority: 10\n")));
-  rules.add(rule(call_rule("quant", "  where:\n    resolved: \"torch.quantize_*\"\n", "group: torch-call\npriority: 20\n")));
+  rules.add(
+      rule(call_rule("fallback-in-except", "  where:\n    in_except: true\n", "group: torch-call\npriority: 10\n")));
+  rules.add(
+      rule(call_rule("quant", "  where:\n    resolved: \"torch.quantize_*\"\n", "group: torch-call\npriority: 20\n")));
   rules.add(rule(call_rule("ungrouped", "  where:\n    resolved: \"torch.*\"\n")));
   Call in_except = make_call("torch.mm");
   in_except.guard.in_except = true;
@@ -154,8 +159,9 @@ TEST(Engine, GroupReportsEachFactOnceForTheHighestPriority) {
   std::vector<std::string> messages;
   for (const auto& d : findings) messages.push_back(d.message);
   std::sort(messages.begin(), messages.end());
-  EXPECT_EQ(messages, (std::vector<std::string>{"fallback-in-except torch.mm", "quant torch.quantize_per_tensor", "torch-function torch.add",
-                                                "ungrouped torch.add", "ungrouped torch.mm", "ungrouped torch.quantize_per_tensor"}));
+  EXPECT_EQ(messages, (std::vector<std::string>{"fallback-in-except torch.mm", "quant torch.quantize_per_tensor",
+                                                "torch-function torch.add", "ungrouped torch.add", "ungrouped torch.mm",
+                                                "ungrouped torch.quantize_per_tensor"}));
 }
 
 TEST(Engine, GroupTiesGoToTheSmallestId) {
@@ -179,10 +185,11 @@ TEST(Engine, DisabledGroupWinnerLetsTheNextReport) {
 
 TEST(Engine, AlternativesReportAFactOnceAndMayMixFactKinds) {
   RuleSet rules;
-  rules.add(rule("id: alt\nseverity: error\ntechniques: []\nsummary: s\nmessage: \"{resolved}\"\nrationale: r\nmatch:\n"
-                 "  - fact: call\n    where: {resolved: \"torch.*\"}\n"
-                 "  - fact: call\n    where: {reachable: true}\n"
-                 "  - fact: write\n    where: {resolved: \"torch.cuda.Event.*\"}\n    message: \"patches {attribute}\"\n"));
+  rules.add(
+      rule("id: alt\nseverity: error\ntechniques: []\nsummary: s\nmessage: \"{resolved}\"\nrationale: r\nmatch:\n"
+           "  - fact: call\n    where: {resolved: \"torch.*\"}\n"
+           "  - fact: call\n    where: {reachable: true}\n"
+           "  - fact: write\n    where: {resolved: \"torch.cuda.Event.*\"}\n    message: \"patches {attribute}\"\n"));
   FactSet facts = facts_with_calls({make_call("torch.mm"), make_call("numpy.dot"), make_call("numpy.add", false)});
   AttributeWrite write;
   write.resolved = "torch.cuda.Event.elapsed_time";
@@ -221,8 +228,8 @@ TEST(Engine, SeverityAndEnablePrecedence) {
   EXPECT_EQ(findings[0].severity, Severity::Warning);  // the policy's override
 
   Config config;
-  config.enable = {"b-rule"};          // re-enables what the policy disabled
-  config.disable = {"*"};              // enable wins over disable
+  config.enable = {"b-rule"};  // re-enables what the policy disabled
+  config.disable = {"*"};      // enable wins over disable
   config.severity = {{"*", Severity::Note}, {"a-rule", Severity::Error}};
   findings = Engine(rules, policy, &config).run(facts, "p");
   ASSERT_EQ(rule_ids(findings), std::vector<std::string>{"b-rule"});
@@ -250,7 +257,8 @@ TEST(Engine, OnlyRulesRunsExactlyTheListedRules) {
 // ----- registered checks -----
 
 Rule check_rule(const std::string& id) {
-  return rule("id: " + id + "\nseverity: error\ntechniques: [F2]\nsummary: s\nmessage: m\nrationale: r\ncheck: " + id + "\n");
+  return rule("id: " + id + "\nseverity: error\ntechniques: [F2]\nsummary: s\nmessage: m\nrationale: r\ncheck: " + id +
+              "\n");
 }
 
 FactSet submission(SubmissionFormat format) {
@@ -302,7 +310,8 @@ TEST(Checks, ForwardReachesNoKernelOnlyForCandidatesWithAnEntry) {
   FactSet reference = submission(SubmissionFormat::Task);
   reference.harness_reference = true;  // the harness's own file (reference.py) is no candidate
   EXPECT_TRUE(Engine(rules, policy).run(reference, "reference.py").empty());
-  EXPECT_EQ(Engine(rules, policy).run(submission(SubmissionFormat::Task), "t.py").size(), 1u);  // class Model, as a candidate
+  EXPECT_EQ(Engine(rules, policy).run(submission(SubmissionFormat::Task), "t.py").size(),
+            1u);  // class Model, as a candidate
   FactSet no_entry = submission(SubmissionFormat::KernelBenchCuda);
   no_entry.entry = -1;
   EXPECT_TRUE(Engine(rules, policy).run(no_entry, "t.py").empty());

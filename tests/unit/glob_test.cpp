@@ -82,12 +82,30 @@ TEST(PathGlob, DoubleStarCrossesDirectories) {
 // GlobSet tries a wildcard pattern only on texts that start with its literal prefix: the answers must
 // stay those of glob_match_any, for prefixes longer than the text, empty prefixes and classes too.
 TEST(GlobSet, AgreesWithGlobMatchAny) {
-  const std::vector<std::string> patterns = {"torch.*", "torch.nn.functional.?elu", "*.mm", "[ab]x*", "cublas*Gemm*",
-                                             "exact.name", "at::*", "x"};
+  const std::vector<std::string> patterns = {
+      "torch.*", "torch.nn.functional.?elu", "*.mm", "[ab]x*", "cublas*Gemm*", "exact.name", "at::*", "x"};
   const GlobSet set(patterns);
-  for (const char* text : {"torch.matmul", "torch.", "torch", "torc", "torch.nn.functional.gelu", "torch.nn.functional.elu",
-                           "a.mm", ".mm", "ax", "bx1", "cx", "cublasSgemm", "cublasSgemmEx", "cublasLtGemm", "exact.name",
-                           "exact.nam", "at::matmul", "at:", "x", "", "y"}) {
+  for (const char* text : {"torch.matmul",
+                           "torch.",
+                           "torch",
+                           "torc",
+                           "torch.nn.functional.gelu",
+                           "torch.nn.functional.elu",
+                           "a.mm",
+                           ".mm",
+                           "ax",
+                           "bx1",
+                           "cx",
+                           "cublasSgemm",
+                           "cublasSgemmEx",
+                           "cublasLtGemm",
+                           "exact.name",
+                           "exact.nam",
+                           "at::matmul",
+                           "at:",
+                           "x",
+                           "",
+                           "y"}) {
     EXPECT_EQ(set.match(text), glob_match_any(patterns, text)) << text;
   }
   EXPECT_TRUE(set.match("torch.matmul"));
@@ -95,7 +113,8 @@ TEST(GlobSet, AgreesWithGlobMatchAny) {
   EXPECT_TRUE(set.match("cublasLtGemm"));
   EXPECT_FALSE(set.match("cublasSgemm"));  // the pattern's `G` is upper-case
   // Patterns that are a literal prefix and stars only are decided by the prefix.
-  for (const std::vector<std::string>& only : std::vector<std::vector<std::string>>{{"*"}, {"**"}, {"float8**"}, {"ab*", "a*c"}}) {
+  for (const std::vector<std::string>& only :
+       std::vector<std::vector<std::string>>{{"*"}, {"**"}, {"float8**"}, {"ab*", "a*c"}}) {
     const GlobSet stars(only);
     for (const char* text : {"", "a", "ab", "abc", "ac", "float8", "float8_e4m3", "float", "x*"})
       EXPECT_EQ(stars.match(text), glob_match_any(only, text)) << only.front() << " on " << text;

@@ -43,15 +43,18 @@ std::string selected(const ModuleOutline& outline, std::string_view forced = {})
 }
 
 TEST(HarnessProfiles, EveryProfileLoads) {
-  const std::vector<std::string> want = {"gpumode", "kernelbench", "model-entry", "operator-library", "output-argument", "repository"};
+  const std::vector<std::string> want = {"gpumode",          "kernelbench",     "model-entry",
+                                         "operator-library", "output-argument", "repository"};
   EXPECT_EQ(profiles().names(), want);
 }
 
 TEST(HarnessProfiles, RecognisesEachHarness) {
   EXPECT_EQ(selected(python({"ModelNew"}, {})), "kernelbench");
-  EXPECT_EQ(selected(python({"Model", "ModelNew"}, {"get_inputs"})), "kernelbench");  // both: the submission's class wins
+  EXPECT_EQ(selected(python({"Model", "ModelNew"}, {"get_inputs"})),
+            "kernelbench");  // both: the submission's class wins
   EXPECT_EQ(selected(python({"Model"}, {"get_inputs"})), "model-entry");
-  EXPECT_EQ(selected(python({"Model"}, {}, true, true)), "model-entry");  // kernels and Model: not the weak KernelBench signal
+  EXPECT_EQ(selected(python({"Model"}, {}, true, true)),
+            "model-entry");  // kernels and Model: not the weak KernelBench signal
   EXPECT_EQ(selected(python({}, {"custom_kernel"}, true)), "gpumode");
   EXPECT_EQ(selected(python({}, {"solve"})), "output-argument");
   EXPECT_EQ(selected(python({}, {"rms_norm"}, true, false)), "operator-library");
@@ -87,13 +90,16 @@ TEST(HarnessProfiles, ImportsAndReferenceFiles) {
 
 TEST(HarnessProfiles, InvalidProfilesAreRefused) {
   ScratchDir dir;
-  std::filesystem::copy_file(source_rules_dir() / "harnesses" / "harness.schema.json", dir.path() / "harness.schema.json");
-  dir.write("bad.yaml", "name: bad\nsummary: x\npriority: 1\nrecognise: [{kind: python}]\nentry: {}\nwithout_entry: maybe\n");
+  std::filesystem::copy_file(source_rules_dir() / "harnesses" / "harness.schema.json",
+                             dir.path() / "harness.schema.json");
+  dir.write("bad.yaml",
+            "name: bad\nsummary: x\npriority: 1\nrecognise: [{kind: python}]\nentry: {}\nwithout_entry: maybe\n");
   auto loaded = load_harnesses(dir.path());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_NE(loaded.error().find("harness.schema.json"), std::string::npos) << loaded.error();
   std::filesystem::remove(dir.path() / "bad.yaml");
-  dir.write("named.yaml", "name: other\nsummary: x\npriority: 1\nrecognise: [{kind: python}]\nentry: {}\nwithout_entry: unjudged\n");
+  dir.write("named.yaml",
+            "name: other\nsummary: x\npriority: 1\nrecognise: [{kind: python}]\nentry: {}\nwithout_entry: unjudged\n");
   loaded = load_harnesses(dir.path());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_NE(loaded.error().find("differs from the file name"), std::string::npos) << loaded.error();
@@ -147,7 +153,8 @@ TEST_F(HarnessPipeline, HonestGpuModeSubmissionPasses) {
 TEST_F(HarnessPipeline, GpuModeModuleLevelCheatsAreRejectedByTheirRule) {
   const std::vector<std::pair<std::string, std::string>> cheats = {
       {"timer-patch", "torch.cuda.Event.elapsed_time = lambda self, end: 0.001\n"},
-      {"result-channel-forgery", "import os\nos.write(int(os.environ['POPCORN_FD']), b'check: pass\\n')\nos._exit(0)\n"},
+      {"result-channel-forgery",
+       "import os\nos.write(int(os.environ['POPCORN_FD']), b'check: pass\\n')\nos._exit(0)\n"},
       {"introspection", "import gc\n_ref = [o for o in gc.get_objects() if type(o).__name__ == 'Tensor']\n"},
       {"native-library-load", "import ctypes\n_libc = ctypes.CDLL('libc.so.6')\n"},
       {"validator-patch", "torch.allclose = lambda *a, **k: True\n"},
@@ -171,7 +178,8 @@ TEST_F(HarnessPipeline, UnrecognisedPythonFileIsUnjudged) {
   EXPECT_EQ(rules_of(r), std::set<std::string>{"entry-not-found"});
   EXPECT_TRUE(r.rejected);  // unjudged counts as rejected under a submission policy (exit 1)
   // A module-level cheat in it is still found, and then the verdict is reject.
-  const FileResult cheat = analyze_source("helper.py", "import torch\ntorch.cuda.synchronize = lambda: None\n", context);
+  const FileResult cheat =
+      analyze_source("helper.py", "import torch\ntorch.cuda.synchronize = lambda: None\n", context);
   EXPECT_TRUE(rules_of(cheat).count("timer-patch"));
   EXPECT_EQ(cheat.verdict, "reject");
 }
@@ -237,20 +245,29 @@ TEST_F(HarnessPipeline, OutputArgumentMustBeWritten) {
       "@triton.jit\ndef _k(x, y, n, B: tl.constexpr):\n"
       "    o = tl.program_id(0) * B + tl.arange(0, B)\n"
       "    tl.store(y + o, tl.load(x + o, mask=o < n), mask=o < n)\n\n";
-  const FileResult honest =
-      analyze_source("s.py", kernel + "def solve(input, output, n):\n    _k[(triton.cdiv(n, 256),)](input, output, n, B=256)\n", context);
+  const FileResult honest = analyze_source(
+      "s.py", kernel + "def solve(input, output, n):\n    _k[(triton.cdiv(n, 256),)](input, output, n, B=256)\n",
+      context);
   EXPECT_EQ(honest.harness, "output-argument");
   EXPECT_EQ(honest.verdict, "pass") << (honest.findings.empty() ? "" : honest.findings.front().rule);
-  const FileResult cheat = analyze_source(
-      "s.py", kernel + "def solve(input, output, n):\n    tmp = torch.empty_like(input)\n    _k[(triton.cdiv(n, 256),)](input, tmp, n, B=256)\n",
-      context);
+  const FileResult cheat = analyze_source("s.py",
+                                          kernel +
+                                              "def solve(input, output, n):\n    tmp = torch.empty_like(input)\n    "
+                                              "_k[(triton.cdiv(n, 256),)](input, tmp, n, B=256)\n",
+                                          context);
   EXPECT_TRUE(rules_of(cheat).count("output-unwritten"));
   // Writing the output in place is the entry's job, not input mutation.
   const FileResult in_place = analyze_source(
-      "s.py", kernel + "def solve(input, output, n):\n    output.zero_()\n    _k[(triton.cdiv(n, 256),)](input, output, n, B=256)\n", context);
+      "s.py",
+      kernel +
+          "def solve(input, output, n):\n    output.zero_()\n    _k[(triton.cdiv(n, 256),)](input, output, n, B=256)\n",
+      context);
   EXPECT_FALSE(rules_of(in_place).count("input-mutation"));
   const FileResult mutation = analyze_source(
-      "s.py", kernel + "def solve(input, output, n):\n    input.zero_()\n    _k[(triton.cdiv(n, 256),)](input, output, n, B=256)\n", context);
+      "s.py",
+      kernel +
+          "def solve(input, output, n):\n    input.zero_()\n    _k[(triton.cdiv(n, 256),)](input, output, n, B=256)\n",
+      context);
   EXPECT_TRUE(rules_of(mutation).count("input-mutation"));
 }
 

@@ -31,7 +31,8 @@ Outcome read_text(std::string text, const Limits& limits = {}) {
 TEST(Ingest, KindFromPath) {
   EXPECT_EQ(kind_from_path("a/b/sub.py"), FileKind::Python);
   EXPECT_EQ(kind_from_path("K.CU"), FileKind::Cuda);
-  for (const char* p : {"x.cu", "x.cuh", "x.cpp", "x.cc", "x.cxx", "x.h", "x.hpp"}) EXPECT_EQ(kind_from_path(p), FileKind::Cuda) << p;
+  for (const char* p : {"x.cu", "x.cuh", "x.cpp", "x.cc", "x.cxx", "x.h", "x.hpp"})
+    EXPECT_EQ(kind_from_path(p), FileKind::Cuda) << p;
   EXPECT_EQ(kind_from_path("notes.txt"), FileKind::Unknown);
   EXPECT_EQ(kind_from_path("Makefile"), FileKind::Unknown);
 }
@@ -131,19 +132,19 @@ TEST(Utf8, AcceptsValidSequences) {
   EXPECT_EQ(find_invalid_utf8(""), std::string_view::npos);
   EXPECT_EQ(find_invalid_utf8("plain ascii"), std::string_view::npos);
   EXPECT_EQ(find_invalid_utf8("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"), std::string_view::npos);  // é € 😀
-  EXPECT_EQ(find_invalid_utf8("\xef\xbb\xbfx"), std::string_view::npos);  // BOM
-  EXPECT_EQ(find_invalid_utf8("\xf4\x8f\xbf\xbf"), std::string_view::npos);  // U+10FFFF
+  EXPECT_EQ(find_invalid_utf8("\xef\xbb\xbfx"), std::string_view::npos);                         // BOM
+  EXPECT_EQ(find_invalid_utf8("\xf4\x8f\xbf\xbf"), std::string_view::npos);                      // U+10FFFF
 }
 
 TEST(Utf8, RejectsMalformedSequences) {
-  EXPECT_EQ(find_invalid_utf8("ab\x80"), 2u);                  // stray continuation
-  EXPECT_EQ(find_invalid_utf8("\xc0\xaf"), 0u);                // overlong '/'
-  EXPECT_EQ(find_invalid_utf8("\xe0\x80\xaf"), 0u);            // overlong 3-byte
-  EXPECT_EQ(find_invalid_utf8("\xed\xa0\x80"), 0u);            // UTF-16 surrogate
-  EXPECT_EQ(find_invalid_utf8("\xf4\x90\x80\x80"), 0u);        // above U+10FFFF
-  EXPECT_EQ(find_invalid_utf8("x\xe2\x82"), 1u);               // truncated at the end
-  EXPECT_EQ(find_invalid_utf8("\xe2\x28\xa1"), 0u);            // bad continuation
-  EXPECT_EQ(find_invalid_utf8("\xf8\x88\x80\x80\x80"), 0u);    // 5-byte form
+  EXPECT_EQ(find_invalid_utf8("ab\x80"), 2u);                // stray continuation
+  EXPECT_EQ(find_invalid_utf8("\xc0\xaf"), 0u);              // overlong '/'
+  EXPECT_EQ(find_invalid_utf8("\xe0\x80\xaf"), 0u);          // overlong 3-byte
+  EXPECT_EQ(find_invalid_utf8("\xed\xa0\x80"), 0u);          // UTF-16 surrogate
+  EXPECT_EQ(find_invalid_utf8("\xf4\x90\x80\x80"), 0u);      // above U+10FFFF
+  EXPECT_EQ(find_invalid_utf8("x\xe2\x82"), 1u);             // truncated at the end
+  EXPECT_EQ(find_invalid_utf8("\xe2\x28\xa1"), 0u);          // bad continuation
+  EXPECT_EQ(find_invalid_utf8("\xf8\x88\x80\x80\x80"), 0u);  // 5-byte form
 }
 
 }  // namespace

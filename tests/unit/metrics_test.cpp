@@ -175,7 +175,8 @@ TEST(MetricThresholds, RuleFileThresholdLoads) {
   const auto schema = JsonSchema::load((std::filesystem::path(KGATE_SOURCE_DIR) / "rules" / "schema.json").string());
   ASSERT_TRUE(schema) << schema.error();
   const auto rule = parse_rule(
-      "id: cc-above-3\nseverity: warning\ntechniques: []\nsummary: s\nmessage: \"{qualname} {cyclomatic}\"\nrationale: r\n"
+      "id: cc-above-3\nseverity: warning\ntechniques: []\nsummary: s\nmessage: \"{qualname} {cyclomatic}\"\nrationale: "
+      "r\n"
       "match:\n  fact: function\n  where: { cyclomatic: { above: 3 } }\n",
       "cc-above-3.yaml", *schema);
   ASSERT_TRUE(rule) << rule.error();

@@ -83,7 +83,11 @@ TEST_F(Pipeline, IngestFindingsFollowConfigAndPolicy) {
 }
 
 TEST_F(Pipeline, BinaryFileIsRejected) {
-  const FileResult result = analyze_source("b.cu", std::string("\x7f" "ELF\0\0\0", 7), context);
+  const FileResult result = analyze_source("b.cu",
+                                           std::string("\x7f"
+                                                       "ELF\0\0\0",
+                                                       7),
+                                           context);
   ASSERT_EQ(result.findings.size(), 1u);
   EXPECT_EQ(result.findings[0].rule, "input-binary");
   EXPECT_TRUE(result.rejected);

@@ -293,8 +293,8 @@ class ModelNew(torch.nn.Module):
   expect_at(r, r.facts.modules[1], "run", 4, 22);
 }
 
-// Regression (found by these tests, fixed): `[a] + [b]` (two one-element lists) is not folded: fold_string_list only joins lists when one
-// side has more than one element, then falls back to fold_string, which cannot fold lists, so the
+// Regression (found by these tests, fixed): `[a] + [b]` (two one-element lists) is not folded: fold_string_list only
+// joins lists when one side has more than one element, then falls back to fold_string, which cannot fold lists, so the
 // sources are dropped and marked unresolved.
 TEST(PythonEmbedded, ConcatenationOfOneElementLists) {
   auto r = extract(R"PY(from torch.utils.cpp_extension import load_inline
@@ -306,9 +306,9 @@ m = load_inline(name="lc", cpp_sources=["int a;"] + ["at::matmul(a, b);"])
   EXPECT_EQ(r.facts.modules[2].text, "at::matmul(a, b);");
 }
 
-// Regression (found by these tests, fixed): `src += "..."` is not a binding the folder follows, so the source folds to its first value
-// only and the appended code (here the at::matmul) silently disappears from the analysed text,
-// without sources_unresolved being set.
+// Regression (found by these tests, fixed): `src += "..."` is not a binding the folder follows, so the source folds to
+// its first value only and the appended code (here the at::matmul) silently disappears from the analysed text, without
+// sources_unresolved being set.
 TEST(PythonEmbedded, AugmentedAssignmentIsNotSilentlyDropped) {
   auto r = extract(R"PY(from torch.utils.cpp_extension import load_inline
 src = "int ok;"

@@ -273,9 +273,9 @@ class ModelNew(torch.nn.Module):
   EXPECT_TRUE(call(r.facts, "torch.tanh").guard.training);
 }
 
-// Regression (found by these tests, fixed): a module flag rebound through `global DEBUG; DEBUG = True` in __init__ is still folded to its
-// module-level value False, so the branch is marked constant_false and its torch.matmul unreachable,
-// although forward runs it. The constant folder only sees bindings made in the module scope.
+// Regression (found by these tests, fixed): a module flag rebound through `global DEBUG; DEBUG = True` in __init__ is
+// still folded to its module-level value False, so the branch is marked constant_false and its torch.matmul
+// unreachable, although forward runs it. The constant folder only sees bindings made in the module scope.
 TEST(PythonGuards, FlagReboundThroughGlobalIsNotConstant) {
   auto r = extract(R"PY(import torch
 
@@ -297,8 +297,8 @@ class ModelNew(torch.nn.Module):
   EXPECT_TRUE(mm.reachable);
 }
 
-// Regression (found by these tests, fixed): augmented assignments are not bindings for the folder: after `FLAG = 0; FLAG += 1` the flag
-// still folds to 0, so `if FLAG:` is taken as constant_false and the torch.matmul under it is dead.
+// Regression (found by these tests, fixed): augmented assignments are not bindings for the folder: after `FLAG = 0;
+// FLAG += 1` the flag still folds to 0, so `if FLAG:` is taken as constant_false and the torch.matmul under it is dead.
 TEST(PythonGuards, FlagChangedByAugmentedAssignmentIsNotConstant) {
   auto r = extract(R"PY(import torch
 
@@ -316,9 +316,9 @@ class ModelNew(torch.nn.Module):
   EXPECT_TRUE(mm.reachable);
 }
 
-// Regression (found by these tests, fixed): impossible_shape() asks whether the compared expression merely mentions .shape/.dim(/len(, so
-// arithmetic on a size (`x.dim() - 8 < 0`, `-x.shape[0] < 0`), which is usually TRUE, is taken as an
-// impossible test: the branch is dead and the torch call in it unreachable.
+// Regression (found by these tests, fixed): impossible_shape() asks whether the compared expression merely mentions
+// .shape/.dim(/len(, so arithmetic on a size (`x.dim() - 8 < 0`, `-x.shape[0] < 0`), which is usually TRUE, is taken as
+// an impossible test: the branch is dead and the torch call in it unreachable.
 TEST(PythonGuards, ArithmeticOnASizeIsNotAnImpossibleTest) {
   auto r = extract(R"PY(import torch
 

@@ -133,8 +133,8 @@ TEST(PythonReachability, InitIsExecutedAtImportButNotReachable) {
   EXPECT_EQ(ones->function, function_index(r.facts, "ModelNew.__init__"));
 }
 
-// Regression (found by these tests, fixed): a `def` at module level (or in a class body) adds a call-graph edge from the module body to the
-// function ("a nested def is reached when its parent is"), and the module body is a root of the
+// Regression (found by these tests, fixed): a `def` at module level (or in a class body) adds a call-graph edge from
+// the module body to the function ("a nested def is reached when its parent is"), and the module body is a root of the
 // executed_at_import walk, so EVERY module-level function and method is executed_at_import, including
 // ones nothing calls and ModelNew.forward itself. Defining a function does not run it.
 TEST(PythonReachability, DefiningAFunctionDoesNotExecuteItAtImport) {
@@ -313,8 +313,8 @@ class ModelNew(Base):
   EXPECT_EQ(model->bases[0], "Base");
 }
 
-// Regression (found by these tests, fixed): `self.go(x)` inside an inherited method resolves against the class that defines the method
-// (Base.go), not against the override of the class that is run (ModelNew.go). Python dispatches on
+// Regression (found by these tests, fixed): `self.go(x)` inside an inherited method resolves against the class that
+// defines the method (Base.go), not against the override of the class that is run (ModelNew.go). Python dispatches on
 // the instance, so ModelNew.go (and its torch.matmul) is what forward runs; the extractor marks
 // Base.go reachable and ModelNew.go unreachable, which hides the torch call from the forward rules.
 TEST(PythonReachability, OverrideCalledFromInheritedForwardIsReachable) {
@@ -338,8 +338,9 @@ class ModelNew(Base):
   EXPECT_TRUE(mm->reachable);
 }
 
-// Regression (found by these tests, fixed): `type(self).helper(self, x)` (and `self.__class__.helper`) is resolved as the tensor method
-// torch.Tensor.helper, so ModelNew.helper, and the torch.matmul in it, are not reachable from forward.
+// Regression (found by these tests, fixed): `type(self).helper(self, x)` (and `self.__class__.helper`) is resolved as
+// the tensor method torch.Tensor.helper, so ModelNew.helper, and the torch.matmul in it, are not reachable from
+// forward.
 TEST(PythonReachability, MethodCalledThroughTypeOfSelfIsReachable) {
   auto r = extract(R"PY(import torch
 

@@ -45,9 +45,13 @@ TEST(TextReport, GccStyleLinesThenSummaryAndPerRuleTable) {
   std::ostringstream out;
   write_text(out, sample_results());
   const std::string text = out.str();
-  EXPECT_NE(text.find("subs/cheat.py:12:9: error: forward computes with torch.mm [torch-function-in-forward]\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("subs/cheat.py:14:5: warning: forward reads back with .item() [host-readback-in-forward]\n"), std::string::npos);
-  EXPECT_NE(text.find("2 files checked, 1 rejected; 1 error, 1 warning, 0 notes; 2 suppressed"), std::string::npos) << text;
+  EXPECT_NE(text.find("subs/cheat.py:12:9: error: forward computes with torch.mm [torch-function-in-forward]\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("subs/cheat.py:14:5: warning: forward reads back with .item() [host-readback-in-forward]\n"),
+            std::string::npos);
+  EXPECT_NE(text.find("2 files checked, 1 rejected; 1 error, 1 warning, 0 notes; 2 suppressed"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("torch-function-in-forward      1"), std::string::npos) << text;
 }
 
@@ -110,7 +114,8 @@ TEST(SarifReport, HasTheSarif210Shape) {
   EXPECT_EQ(result["message"]["text"], "forward computes with torch.mm");
   const auto& location = result["locations"][0]["physicalLocation"];
   EXPECT_EQ(location["artifactLocation"]["uri"], "subs/cheat.py");
-  EXPECT_EQ(location["region"], (nlohmann::json{{"startLine", 12}, {"startColumn", 9}, {"endLine", 12}, {"endColumn", 17}}));
+  EXPECT_EQ(location["region"],
+            (nlohmann::json{{"startLine", 12}, {"startColumn", 9}, {"endLine", 12}, {"endColumn", 17}}));
   EXPECT_EQ(result["partialFingerprints"]["primaryLocationLineHash"], "0123456789abcdef");
   EXPECT_EQ(run["results"][1]["level"], "warning");
   EXPECT_EQ(run["results"][1]["ruleIndex"], 1);

@@ -39,7 +39,8 @@ class RuleCache : public ::testing::Test {
     key.schema_text.assign(std::istreambuf_iterator<char>(schema), std::istreambuf_iterator<char>());
     const auto file = rules.path() / "scope" / "sample-rule.yaml";
     std::ifstream in(file);
-    key.files.emplace_back(file.string(), std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
+    key.files.emplace_back(file.string(),
+                           std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()));
     return key;
   }
   size_t entries() const {

@@ -66,9 +66,10 @@ TEST(RuleParse, AcceptsTheDocumentedExample) {
 }
 
 TEST(RuleParse, AcceptsACheckRule) {
-  auto rule = parse_rule("id: forward-reaches-no-kernel\nseverity: error\ntechniques: [F1, F2]\nsummary: s\nmessage: m\nrationale: r\n"
-                         "check: forward-reaches-no-kernel\n",
-                         "c.yaml", schema());
+  auto rule = parse_rule(
+      "id: forward-reaches-no-kernel\nseverity: error\ntechniques: [F1, F2]\nsummary: s\nmessage: m\nrationale: r\n"
+      "check: forward-reaches-no-kernel\n",
+      "c.yaml", schema());
   ASSERT_TRUE(rule.has_value()) << rule.error();
   EXPECT_TRUE(rule->is_check());
   EXPECT_EQ(rule->check, "forward-reaches-no-kernel");
@@ -113,10 +114,12 @@ TEST(RuleParse, UnknownFactFieldsAreRejectedWithTheFieldList) {
 }
 
 TEST(RuleParse, UnknownCheckAndMisplacedPolicyFilterAreRejected) {
-  const std::string check = error_of("id: x\nseverity: error\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\ncheck: no-such-check\n");
+  const std::string check =
+      error_of("id: x\nseverity: error\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\ncheck: no-such-check\n");
   EXPECT_NE(check.find("'no-such-check' is not in the check registry"), std::string::npos) << check;
   const std::string filter = error_of(
-      "id: x\nseverity: error\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\npolicy_filter: true\nmatch:\n  fact: write\n");
+      "id: x\nseverity: error\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\npolicy_filter: true\nmatch:\n  "
+      "fact: write\n");
   EXPECT_NE(filter.find("policy_filter: applies to call facts only"), std::string::npos) << filter;
 }
 
@@ -153,10 +156,13 @@ match:
   - fact: call
   - fact: import
 )");
-  EXPECT_NE(error.find("message: {resolved} is not a field of import facts, which match[1] matches"), std::string::npos) << error;
-  EXPECT_NE(error_of("id: x\nseverity: error\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\nmatch: []\n").find("match"),
+  EXPECT_NE(error.find("message: {resolved} is not a field of import facts, which match[1] matches"), std::string::npos)
+      << error;
+  EXPECT_NE(error_of("id: x\nseverity: error\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\nmatch: []\n")
+                .find("match"),
             std::string::npos);
-  EXPECT_NE(error_of("id: x\nseverity: error\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\nfixture: maybe\ncheck: ingest\n")
+  EXPECT_NE(error_of("id: x\nseverity: error\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\nfixture: "
+                     "maybe\ncheck: ingest\n")
                 .find("fixture"),
             std::string::npos);
 }
@@ -170,11 +176,12 @@ TEST(RuleParse, InvalidYamlReportsTheLocation) {
 // Found by fuzz_rule_loader (tests/fuzz/regressions/rule_loader/): valijson matched a 30 KB summary
 // against its `pattern` with std::regex, which recursed per character until the stack overflowed.
 TEST(RuleParse, OverlongStringsAreRejectedBeforeTheSchemaRegexes) {
-  const std::string error = error_of(replace(kGoodRule, "\"forward calls a PyTorch compute op\"",
-                                             "\"" + std::string(100000, 's') + "\""));
+  const std::string error =
+      error_of(replace(kGoodRule, "\"forward calls a PyTorch compute op\"", "\"" + std::string(100000, 's') + "\""));
   EXPECT_NE(error.find("summary: a string of 100000 bytes is longer than the 4096"), std::string::npos) << error;
-  EXPECT_TRUE(error_of(replace(kGoodRule, "\"forward calls a PyTorch compute op\"",
-                               "\"" + std::string(4000, 's') + "\"")).empty());
+  EXPECT_TRUE(
+      error_of(replace(kGoodRule, "\"forward calls a PyTorch compute op\"", "\"" + std::string(4000, 's') + "\""))
+          .empty());
 }
 
 TEST(RuleParse, MessagePlaceholders) {
@@ -194,7 +201,8 @@ class RuleDirectory : public ::testing::Test {
 
 TEST_F(RuleDirectory, LoadsRulesAndSkipsPoliciesAndFixtures) {
   dir.write("meta/suppression-unused.yaml",
-            "id: suppression-unused\nseverity: warning\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\ncheck: suppressions\n");
+            "id: suppression-unused\nseverity: warning\ntechniques: []\nsummary: s\nmessage: m\nrationale: r\ncheck: "
+            "suppressions\n");
   const RuleLoad load = load_rules(dir.path());
   EXPECT_TRUE(load.problems.empty()) << load.problems.front().message;
   ASSERT_EQ(load.rules.size(), 2u);
@@ -243,11 +251,14 @@ TEST(RuleSet, AddRejectsDuplicates) {
 class PolicyDirectory : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::filesystem::copy_file(testing::source_rules_dir() / "policies/policy.schema.json", dir.path() / "policy.schema.json");
-    dir.write("base.yaml", "name: base\ndescription: d\ndtypes: [fp32]\nallowed_ops: [\"torch.empty*\", \"torch.Tensor.view\"]\n"
-                           "severity_overrides: {a: warning, b: note}\ndisabled_rules: [x]\n");
-    dir.write("child.yaml", "name: child\ndescription: d\nextends: base\nallowed_ops: [\"torch.nn.functional.*\"]\n"
-                            "forbidden_ops: [torch.nn.functional.relu]\nseverity_overrides: {a: error}\ndtypes: [fp16, bf16]\n");
+    std::filesystem::copy_file(testing::source_rules_dir() / "policies/policy.schema.json",
+                               dir.path() / "policy.schema.json");
+    dir.write("base.yaml",
+              "name: base\ndescription: d\ndtypes: [fp32]\nallowed_ops: [\"torch.empty*\", \"torch.Tensor.view\"]\n"
+              "severity_overrides: {a: warning, b: note}\ndisabled_rules: [x]\n");
+    dir.write("child.yaml",
+              "name: child\ndescription: d\nextends: base\nallowed_ops: [\"torch.nn.functional.*\"]\n"
+              "forbidden_ops: [torch.nn.functional.relu]\nseverity_overrides: {a: error}\ndtypes: [fp16, bf16]\n");
   }
   ScratchDir dir;
 };
@@ -285,9 +296,9 @@ TEST_F(PolicyDirectory, ErrorsAreValues) {
 TEST(ShippedPolicies, EveryPolicyLoadsAndTheDefaultsHoldTheirPromises) {
   const auto dir = testing::source_rules_dir() / "policies";
   const auto names = policy_names(dir);
-  for (const char* expected : {"kernelbench", "repository", "activation", "convolution", "fusion", "index", "linear-algebra", "loss",
-                               "math", "matrix-multiply", "normalization", "optimizer", "pooling", "quantization", "random", "reduce",
-                               "spatial-ops"})
+  for (const char* expected :
+       {"kernelbench", "repository", "activation", "convolution", "fusion", "index", "linear-algebra", "loss", "math",
+        "matrix-multiply", "normalization", "optimizer", "pooling", "quantization", "random", "reduce", "spatial-ops"})
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
   for (const auto& name : names) {
     auto policy = load_policy(dir, name);
@@ -295,11 +306,12 @@ TEST(ShippedPolicies, EveryPolicyLoadsAndTheDefaultsHoldTheirPromises) {
     EXPECT_EQ(policy->chain.front(), "kernelbench") << name;
   }
   auto kernelbench = *load_policy(dir, "kernelbench");
-  for (const char* allowed : {"torch.empty_like", "torch.zeros", "torch.Tensor.view", "torch.Tensor.contiguous", "torch.Tensor.size",
-                              "torch.cuda.current_stream", "torch.Tensor.data_ptr", "torch.Tensor.new_zeros"})
+  for (const char* allowed :
+       {"torch.empty_like", "torch.zeros", "torch.Tensor.view", "torch.Tensor.contiguous", "torch.Tensor.size",
+        "torch.cuda.current_stream", "torch.Tensor.data_ptr", "torch.Tensor.new_zeros"})
     EXPECT_TRUE(kernelbench.allows(allowed)) << allowed;
-  for (const char* compute : {"torch.matmul", "torch.Tensor.sum", "torch.nn.functional.relu", "torch.Tensor.cpu", "torch.Tensor.item",
-                              "torch.arange", "operator.matmul", "torch.nn.Linear"})
+  for (const char* compute : {"torch.matmul", "torch.Tensor.sum", "torch.nn.functional.relu", "torch.Tensor.cpu",
+                              "torch.Tensor.item", "torch.arange", "operator.matmul", "torch.nn.Linear"})
     EXPECT_FALSE(kernelbench.allows(compute)) << compute;
   auto mm = *load_policy(dir, "matrix-multiply");
   EXPECT_TRUE(mm.forbids("torch.matmul"));
@@ -312,7 +324,8 @@ TEST(TaskPolicy, ManifestPolicyCategory) {
   ScratchDir dir;
   const std::string manifest =
       "name: matmul_square\ncategory: MatrixMultiply\ndescription: C = A @ B\ndtypes: [fp32]\n"
-      "shapes: {public: [{N: 8}], hidden: [{N: 1}, {N: 3}]}\npolicy: {category: matrix-multiply, core: [torch.matmul]}\n";
+      "shapes: {public: [{N: 8}], hidden: [{N: 1}, {N: 3}]}\npolicy: {category: matrix-multiply, core: "
+      "[torch.matmul]}\n";
   dir.write("MatrixMultiply/matmul_square/task.yaml", manifest);
   dir.write("MatrixMultiply/matmul_square/reference.py", "N = 8\n");
   dir.write("Broken/broken/task.yaml", "shapes: []\n");
@@ -320,7 +333,8 @@ TEST(TaskPolicy, ManifestPolicyCategory) {
   const auto problem = dir.write("problem.py", "class Model: pass\n");
   EXPECT_EQ(*task_policy_name(dir.path(), "matmul_square"), "matrix-multiply");
   EXPECT_EQ(*task_policy_name(dir.path(), "MatrixMultiply/matmul_square"), "matrix-multiply");
-  EXPECT_EQ(*task_policy_name(dir.path(), (dir.path() / "MatrixMultiply/matmul_square/task.yaml").string()), "matrix-multiply");
+  EXPECT_EQ(*task_policy_name(dir.path(), (dir.path() / "MatrixMultiply/matmul_square/task.yaml").string()),
+            "matrix-multiply");
   EXPECT_EQ(*task_policy_name(dir.path(), problem.string()), "kernelbench");
   EXPECT_NE(task_policy_name(dir.path(), "broken").error().find("task.schema.json"), std::string::npos);
   EXPECT_NE(task_policy_name(dir.path(), "missing").error().find("unknown task"), std::string::npos);

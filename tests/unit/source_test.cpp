@@ -39,7 +39,7 @@ TEST(LineIndex, LineRangeExcludesTheNewline) {
   EXPECT_EQ(index.line_range(1), std::make_pair(0u, 2u));
   EXPECT_EQ(index.line_range(2), std::make_pair(3u, 5u));
   EXPECT_EQ(index.line_range(3), std::make_pair(6u, 6u));
-  EXPECT_EQ(index.line_range(0), std::make_pair(6u, 6u));   // out of range: empty at the end
+  EXPECT_EQ(index.line_range(0), std::make_pair(6u, 6u));  // out of range: empty at the end
   EXPECT_EQ(index.line_range(99), std::make_pair(6u, 6u));
 }
 
@@ -88,7 +88,7 @@ TEST(SourceFile, SpanAndLineText) {
   EXPECT_EQ(span.line, 2u);
   EXPECT_EQ(span.col, 3u);
   EXPECT_EQ(span.end_line, 2u);
-  EXPECT_EQ(span.end_col, 11u);  // exclusive, as SARIF's endColumn
+  EXPECT_EQ(span.end_col, 11u);                  // exclusive, as SARIF's endColumn
   EXPECT_EQ(file.line_text(1), "import torch");  // CR of CRLF dropped
   EXPECT_EQ(file.line_text(2), "  y = torch.mm(a, b)");
   EXPECT_EQ(file.line_text(3), "");

@@ -16,7 +16,9 @@ Diagnostic finding(const std::string& rule, uint32_t line) {
   return d;
 }
 
-bool known(std::string_view id) { return id == "torch-function-in-forward" || id == "side-stream" || id == "filesystem-io"; }
+bool known(std::string_view id) {
+  return id == "torch-function-in-forward" || id == "side-stream" || id == "filesystem-io";
+}
 bool ran(std::string_view id) { return id != "filesystem-io"; }
 
 std::vector<std::string> meta_rules(const SuppressionResult& result) {
@@ -26,13 +28,14 @@ std::vector<std::string> meta_rules(const SuppressionResult& result) {
 }
 
 TEST(Suppressions, ParsesBothFormsAndBothCommentStyles) {
-  const SourceFile file("s.py",
-                        "x = torch.mm(a, b)  # kgate: ignore[torch-function-in-forward] reference path for tiny shapes\n"
-                        "# kgate: ignore-next-line[side-stream, torch-function-in-forward] -- overlap is intended\n"
-                        "s = torch.cuda.Stream()\n"
-                        "cuda = '''cudaStreamCreate(&s); // kgate: ignore[side-stream]: the copy engine\n"
-                        "'''\n"
-                        "y = 1  # a normal comment mentioning kgate: nothing\n");
+  const SourceFile file(
+      "s.py",
+      "x = torch.mm(a, b)  # kgate: ignore[torch-function-in-forward] reference path for tiny shapes\n"
+      "# kgate: ignore-next-line[side-stream, torch-function-in-forward] -- overlap is intended\n"
+      "s = torch.cuda.Stream()\n"
+      "cuda = '''cudaStreamCreate(&s); // kgate: ignore[side-stream]: the copy engine\n"
+      "'''\n"
+      "y = 1  # a normal comment mentioning kgate: nothing\n");
   const auto all = parse_suppressions(file);
   ASSERT_EQ(all.size(), 3u);
   EXPECT_EQ(all[0].target_line, 1u);
@@ -56,7 +59,8 @@ TEST(Suppressions, RemovesAndCountsMatchingFindingsOnly) {
                         "# kgate: ignore-next-line[side-stream] intended\n"
                         "s = torch.cuda.Stream(); torch.add(x, x)\n");
   std::vector<Diagnostic> findings = {finding("torch-function-in-forward", 1), finding("torch-function-in-forward", 1),
-                                      finding("side-stream", 3), finding("torch-function-in-forward", 3), finding("side-stream", 1)};
+                                      finding("side-stream", 3), finding("torch-function-in-forward", 3),
+                                      finding("side-stream", 1)};
   const auto result = apply_suppressions(file, findings, known, ran);
   EXPECT_EQ(result.suppressed, 3u);
   ASSERT_EQ(findings.size(), 2u);
@@ -68,8 +72,9 @@ TEST(Suppressions, RemovesAndCountsMatchingFindingsOnly) {
 }
 
 TEST(Suppressions, MissingReasonIsAnErrorButStillSuppresses) {
-  const SourceFile file("s.py", "x = torch.mm(a, b)  # kgate: ignore[torch-function-in-forward]\n"
-                                "y = torch.mm(a, b)  # kgate: ignore[torch-function-in-forward]  --  \n");
+  const SourceFile file("s.py",
+                        "x = torch.mm(a, b)  # kgate: ignore[torch-function-in-forward]\n"
+                        "y = torch.mm(a, b)  # kgate: ignore[torch-function-in-forward]  --  \n");
   std::vector<Diagnostic> findings = {finding("torch-function-in-forward", 1), finding("torch-function-in-forward", 2)};
   const auto result = apply_suppressions(file, findings, known, ran);
   EXPECT_EQ(result.suppressed, 2u);
@@ -80,8 +85,9 @@ TEST(Suppressions, MissingReasonIsAnErrorButStillSuppresses) {
 }
 
 TEST(Suppressions, UnknownRuleIsAnError) {
-  const SourceFile file("s.py", "x = 1  # kgate: ignore[no-such-rule, side-stream] because\n"
-                                "y = 2  # kgate: ignore because I say so\n");
+  const SourceFile file("s.py",
+                        "x = 1  # kgate: ignore[no-such-rule, side-stream] because\n"
+                        "y = 2  # kgate: ignore because I say so\n");
   std::vector<Diagnostic> findings = {finding("side-stream", 1)};
   const auto result = apply_suppressions(file, findings, known, ran);
   EXPECT_EQ(result.suppressed, 1u);
@@ -91,8 +97,9 @@ TEST(Suppressions, UnknownRuleIsAnError) {
 }
 
 TEST(Suppressions, UnusedIsAWarningOnlyForRulesThatRan) {
-  const SourceFile file("s.py", "x = 1  # kgate: ignore[side-stream] stale\n"
-                                "y = 2  # kgate: ignore[filesystem-io] the rule is disabled in this run\n");
+  const SourceFile file("s.py",
+                        "x = 1  # kgate: ignore[side-stream] stale\n"
+                        "y = 2  # kgate: ignore[filesystem-io] the rule is disabled in this run\n");
   std::vector<Diagnostic> findings;
   const auto result = apply_suppressions(file, findings, known, ran);
   EXPECT_EQ(result.suppressed, 0u);
@@ -121,7 +128,9 @@ TEST(Suppressions, NextLineTargetsOnlyTheNextLine) {
 }
 
 TEST(Suppressions, LookalikesAreNotMarkers) {
-  const SourceFile file("s.py", "# kgate: ignored[side-stream] x\n# kgate:ignore-next-lines[side-stream] x\nkgate: ignore[side-stream] x\n");
+  const SourceFile file(
+      "s.py",
+      "# kgate: ignored[side-stream] x\n# kgate:ignore-next-lines[side-stream] x\nkgate: ignore[side-stream] x\n");
   EXPECT_TRUE(parse_suppressions(file).empty());
 }
 

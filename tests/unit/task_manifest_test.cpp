@@ -35,7 +35,8 @@ policy:
 )";
 
 // A task directory named after the manifest's task, with a reference.
-std::filesystem::path write_task(const ScratchDir& dir, const std::string& manifest, const std::string& name = "gemm_relu") {
+std::filesystem::path write_task(const ScratchDir& dir, const std::string& manifest,
+                                 const std::string& name = "gemm_relu") {
   dir.write("Fusion/" + name + "/reference.py", "M = 64\nN = 32\nK = 16\n");
   return dir.write("Fusion/" + name + "/task.yaml", manifest).parent_path();
 }
@@ -97,7 +98,8 @@ TEST(TaskManifest, QuantizationContract) {
   auto missing = load_task(write_task(dir, std::string(kGoodManifest) + "contract: quantization\n"));
   ASSERT_FALSE(missing.has_value());
   EXPECT_NE(missing.error().find("quantization"), std::string::npos) << missing.error();
-  auto stray = load_task(write_task(dir, std::string(kGoodManifest) + "quantization: {cosine_min: 0.9, rel_l1_max: 0.1, rmse_max: 0.1}\n"));
+  auto stray = load_task(write_task(
+      dir, std::string(kGoodManifest) + "quantization: {cosine_min: 0.9, rel_l1_max: 0.1, rmse_max: 0.1}\n"));
   EXPECT_FALSE(stray.has_value());
 }
 
@@ -121,8 +123,8 @@ TEST(TaskManifest, ErrorsNameTheFileAndTheField) {
       {"syntax error in bytes", with_line(good, "bytes:", "bytes: \"(M*K\""), "bytes"},
       {"name differs from dir", with_line(good, "name:", "name: other_name"), "name"},
       {"symbols differ", with_line(good, "    - {M: 1,", "    - {M: 1, N: 33}"), "shapes.hidden[0]"},
-      {"tolerance for a dtype not run", with_line(good, "  fp16: {atol", "  bf16: {atol: 1.0e-2, rtol: 1.0e-2, norm_rtol: 1.0e-3}"),
-       "tolerance.bf16"},
+      {"tolerance for a dtype not run",
+       with_line(good, "  fp16: {atol", "  bf16: {atol: 1.0e-2, rtol: 1.0e-2, norm_rtol: 1.0e-3}"), "tolerance.bf16"},
       {"no core op", with_line(good, "  core:", "  core: []"), "core"},
       {"policy name with a path", with_line(good, "  category: fusion", "  category: ../fusion"), "category"},
       {"yaml syntax", good + "policy: [unclosed\n", "task.yaml"},
@@ -132,7 +134,8 @@ TEST(TaskManifest, ErrorsNameTheFileAndTheField) {
     const auto task_dir = write_task(dir, c.manifest);
     auto task = load_task(task_dir);
     ASSERT_FALSE(task.has_value()) << c.what;
-    EXPECT_NE(task.error().find((task_dir / "task.yaml").string()), std::string::npos) << c.what << ": " << task.error();
+    EXPECT_NE(task.error().find((task_dir / "task.yaml").string()), std::string::npos)
+        << c.what << ": " << task.error();
     EXPECT_NE(task.error().find(c.field), std::string::npos) << c.what << ": " << task.error();
   }
 }
@@ -213,16 +216,18 @@ TEST(TaskSuite, EveryShippedTaskLoadsAndEveryCategoryHasThree) {
     ASSERT_TRUE(task.has_value()) << task.error();
     EXPECT_EQ(task->category, dir.parent_path().filename().string()) << dir;
     EXPECT_TRUE(names.insert(task->name).second) << "duplicate task name " << task->name;
-    EXPECT_TRUE(std::filesystem::is_regular_file(root.parent_path() / "rules/policies" / (task->policy.category + ".yaml")))
+    EXPECT_TRUE(
+        std::filesystem::is_regular_file(root.parent_path() / "rules/policies" / (task->policy.category + ".yaml")))
         << dir << ": policy.category " << task->policy.category;
     ++per_category[task->category];
   }
   for (const auto& category : task_categories()) EXPECT_GE(per_category[category], 3) << category;
   // The 15 tasks the GPU candidates (corpus/honest/tasks) are written for.
-  for (const char* named : {"Activation/gelu", "Convolution/conv2d_3x3", "Fusion/gemm_bias_relu", "Index/embedding_gather",
-                            "LinearAlgebra/batched_matvec", "Loss/mse_loss", "Math/polynomial_eval", "MatrixMultiply/matmul_square",
-                            "Normalization/layernorm", "Optimizer/adam_step", "Pooling/maxpool2d", "Quantization/w8a8_matmul",
-                            "Random/hash_uniform", "Reduce/sum_dim", "SpatialOps/upsample_bilinear2x"})
+  for (const char* named :
+       {"Activation/gelu", "Convolution/conv2d_3x3", "Fusion/gemm_bias_relu", "Index/embedding_gather",
+        "LinearAlgebra/batched_matvec", "Loss/mse_loss", "Math/polynomial_eval", "MatrixMultiply/matmul_square",
+        "Normalization/layernorm", "Optimizer/adam_step", "Pooling/maxpool2d", "Quantization/w8a8_matmul",
+        "Random/hash_uniform", "Reduce/sum_dim", "SpatialOps/upsample_bilinear2x"})
     EXPECT_TRUE(std::filesystem::is_regular_file(root / named / "task.yaml")) << named;
 }
 

@@ -35,7 +35,8 @@ TEST(YamlJson, CoreSchemaNumbers) {
   EXPECT_DOUBLE_EQ(value_of("1e3").get<double>(), 1000.0);
   EXPECT_DOUBLE_EQ(value_of("-2.5E-1").get<double>(), -0.25);
   // Not numbers: kept as text.
-  for (const char* s : {"1e", "1.2.3", "+", ".", "0x", "0xG1", "12a", "e5", "1_000", "v1"}) EXPECT_EQ(value_of(s), s) << s;
+  for (const char* s : {"1e", "1.2.3", "+", ".", "0x", "0xG1", "12a", "e5", "1_000", "v1"})
+    EXPECT_EQ(value_of(s), s) << s;
   // Too large for int64: kept as text for the schema to reject.
   EXPECT_EQ(value_of("99999999999999999999999"), "99999999999999999999999");
 }
@@ -50,7 +51,7 @@ TEST(YamlJson, QuotedScalarsStayStrings) {
 // valijson's UTF-8 length table (an out-of-bounds read) and nlohmann's dump (an exception).
 TEST(YamlJson, InvalidUtf8ScalarsAndKeysAreErrors) {
   for (const std::string& text : {std::string("v: a\xff b\n"), std::string("v: \"\xc3\x28\"\n"),
-                                 std::string("k\xff: 1\n"), std::string("v: [ok, \"\xed\xa0\x80\"]\n")}) {
+                                  std::string("k\xff: 1\n"), std::string("v: [ok, \"\xed\xa0\x80\"]\n")}) {
     auto doc = parse_yaml_as_json(text, "bad.yaml");
     ASSERT_FALSE(doc.has_value());
     EXPECT_NE(doc.error().find("not valid UTF-8"), std::string::npos) << doc.error();

@@ -61,8 +61,10 @@ Captured capture(const std::vector<std::string>& args) {
   std::array<char, 65536> buffer{};
   for (;;) {
     const ssize_t n = ::read(pipe_fds[0], buffer.data(), buffer.size());
-    if (n > 0) result.out.append(buffer.data(), static_cast<std::size_t>(n));
-    else if (n == 0 || errno != EINTR) break;
+    if (n > 0)
+      result.out.append(buffer.data(), static_cast<std::size_t>(n));
+    else if (n == 0 || errno != EINTR)
+      break;
   }
   ::close(pipe_fds[0]);
   int status = 0;
@@ -81,7 +83,9 @@ Captured capture(const std::vector<std::string>& args) {
   return result;
 }
 
-std::string tail(const std::string& text, std::size_t n) { return text.size() > n ? text.substr(text.size() - n) : text; }
+std::string tail(const std::string& text, std::size_t n) {
+  return text.size() > n ? text.substr(text.size() - n) : text;
+}
 
 }  // namespace
 
@@ -116,8 +120,9 @@ audit::RecordStage make_runtime_stage(RuntimeStageOptions options) {
       record["runtime"] = {{"skipped", "task " + spec + ": " + where.error()}};
       return;
     }
-    std::vector<std::string> args{options.kgate.string(), "run",      "--task", where->string(), "--device", options.device,
-                                  "--format",             "json",     "--timeout", std::to_string(options.timeout_s)};
+    std::vector<std::string> args{
+        options.kgate.string(), "run",      "--task", where->string(), "--device",
+        options.device,         "--format", "json",   "--timeout",     std::to_string(options.timeout_s)};
     if (options.seeds > 0) args.insert(args.end(), {"--seeds", std::to_string(options.seeds)});
     args.insert(args.end(), {"--profile", options.profile});
     args.push_back(item.path);
@@ -129,7 +134,9 @@ audit::RecordStage make_runtime_stage(RuntimeStageOptions options) {
     }
     auto report = nlohmann::json::parse(run.out, nullptr, false);
     if (report.is_discarded() || !report.is_object() || !report.contains("verdict")) {
-      record["runtime"] = {{"task", spec}, {"error", "kgate run exited " + std::to_string(run.status) + " without a report: " + tail(run.err, 600)}};
+      record["runtime"] = {
+          {"task", spec},
+          {"error", "kgate run exited " + std::to_string(run.status) + " without a report: " + tail(run.err, 600)}};
       return;
     }
     nlohmann::json runtime{{"task", spec},

@@ -14,9 +14,9 @@ struct RuntimeStageOptions {
   std::filesystem::path kgate;      // this executable
   std::filesystem::path tasks_dir;  // where task names resolve
   std::string device = "cuda";
-  std::string task;                 // every file's task; empty: the file's `# runtime-task:` line
-  int seeds = 0;                    // 0: kgate run's default
-  std::string profile = "full";     // kgate run --profile
+  std::string task;              // every file's task; empty: the file's `# runtime-task:` line
+  int seeds = 0;                 // 0: kgate run's default
+  std::string profile = "full";  // kgate run --profile
   double timeout_s = 60;
 };
 

@@ -39,7 +39,8 @@ Loaded load() {
   return loaded;
 }
 
-bool lazy_engine(const SourceFile& host, FactSet& facts, int module, const cuda::CudaOptions& options, std::string& why) {
+bool lazy_engine(const SourceFile& host, FactSet& facts, int module, const cuda::CudaOptions& options,
+                 std::string& why) {
   static const Loaded loaded = load();  // once, thread-safe; later calls go straight to the engine
   if (!loaded.engine) {
     why = loaded.error;

@@ -35,9 +35,12 @@ struct CalibrateOptions {
 std::string human(const std::string& peak, double value) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(1);
-  if (peak == "d2d_bandwidth") out << value / 1e9 << " GB/s";
-  else if (peak == "matmul_int8") out << value / 1e12 << " TOP/s";
-  else out << value / 1e12 << " TFLOP/s";
+  if (peak == "d2d_bandwidth")
+    out << value / 1e9 << " GB/s";
+  else if (peak == "matmul_int8")
+    out << value / 1e12 << " TOP/s";
+  else
+    out << value / 1e12 << " TFLOP/s";
   return out.str();
 }
 
@@ -83,7 +86,8 @@ int show(const CalibrateOptions& o, const std::filesystem::path& path) {
 }
 
 int calibrate(const CalibrateOptions& o) {
-  const std::filesystem::path path = o.cache.empty() ? runtime::default_calibration_path() : std::filesystem::path(o.cache);
+  const std::filesystem::path path =
+      o.cache.empty() ? runtime::default_calibration_path() : std::filesystem::path(o.cache);
   if (path.empty()) {
     std::cerr << "kgate: error: no calibration cache path: give --cache, KGATE_CALIBRATION_CACHE or HOME\n";
     return 2;
@@ -162,12 +166,19 @@ RegisteredCommand add_calibrate_command(CLI::App& parent) {
   auto options = std::make_shared<CalibrateOptions>();
   CLI::App* cmd = parent.add_subcommand(
       "calibrate", runtime_command_summary("calibrate") + " (the roofline's and the physics floor's peaks)");
-  cmd->add_option("--device-index", options->device_index, "CUDA device to measure")->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--cache", options->cache, "the calibration cache (default: $KGATE_CALIBRATION_CACHE or ~/.cache/kgate/calibration.json)");
-  cmd->add_option("--repeats", options->repeats, "timed runs per peak (the median counts)")->check(CLI::Range(3, 1000))->capture_default_str();
+  cmd->add_option("--device-index", options->device_index, "CUDA device to measure")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--cache", options->cache,
+                  "the calibration cache (default: $KGATE_CALIBRATION_CACHE or ~/.cache/kgate/calibration.json)");
+  cmd->add_option("--repeats", options->repeats, "timed runs per peak (the median counts)")
+      ->check(CLI::Range(3, 1000))
+      ->capture_default_str();
   cmd->add_flag("--force", options->force, "measure again even if the cache has this GPU, driver and clocks");
   cmd->add_flag("--show", options->show, "print the cache and measure nothing (works without a GPU)");
-  cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--format", options->format, "output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   return {cmd, [options] { return calibrate(*options); }};
 }
 

@@ -46,8 +46,10 @@ Status read_reports(const fs::path& path, std::vector<Row>& rows) {
   text << in.rdbuf();
   std::vector<json> documents;
   if (auto whole = json::parse(text.str(), nullptr, false); !whole.is_discarded()) {
-    if (whole.is_array()) documents.assign(whole.begin(), whole.end());
-    else documents.push_back(whole);
+    if (whole.is_array())
+      documents.assign(whole.begin(), whole.end());
+    else
+      documents.push_back(whole);
   } else {
     std::istringstream lines(text.str());
     std::string line;
@@ -56,14 +58,17 @@ Status read_reports(const fs::path& path, std::vector<Row>& rows) {
       ++number;
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
       auto one = json::parse(line, nullptr, false);
-      if (one.is_discarded()) return Error{path.string() + ":" + std::to_string(number) + ": not JSON (a kgate run --format json report, or JSON lines of them)"};
+      if (one.is_discarded())
+        return Error{path.string() + ":" + std::to_string(number) +
+                     ": not JSON (a kgate run --format json report, or JSON lines of them)"};
       documents.push_back(std::move(one));
     }
   }
   for (std::size_t i = 0; i < documents.size(); ++i) {
     const json& d = documents[i];
     const std::string where = path.string() + (documents.size() > 1 ? " [" + std::to_string(i) + "]" : "");
-    if (!d.is_object() || !d.contains("task") || !d.contains("verdict") || !d["task"].is_string() || !d["verdict"].is_string())
+    if (!d.is_object() || !d.contains("task") || !d.contains("verdict") || !d["task"].is_string() ||
+        !d["verdict"].is_string())
       return Error{where + ": not a kgate run report (needs \"task\" and \"verdict\")"};
     Row row;
     row.source = where;
@@ -137,10 +142,14 @@ int speedup(const SpeedupOptions& o) {
         key << "fast_" << p;
         fast[key.str()] = share;
       }
-      out["categories"].push_back({{"category", row.category}, {"reports", row.tasks}, {"fast_p", fast}, {"geomean_speedup", row.geomean_speedup}});
+      out["categories"].push_back({{"category", row.category},
+                                   {"reports", row.tasks},
+                                   {"fast_p", fast},
+                                   {"geomean_speedup", row.geomean_speedup}});
     }
     for (const auto& r : rows) {
-      json item{{"source", r.source}, {"task", r.task}, {"category", r.category}, {"verdict", r.verdict}, {"timed", r.timed}};
+      json item{
+          {"source", r.source}, {"task", r.task}, {"category", r.category}, {"verdict", r.verdict}, {"timed", r.timed}};
       if (r.timed) item["speedup"] = r.speedup;
       if (r.utilisation) item["roofline_utilisation"] = *r.utilisation;
       out["reports"].push_back(std::move(item));
@@ -162,7 +171,8 @@ int speedup(const SpeedupOptions& o) {
     g << std::fixed << std::setprecision(2) << row.geomean_speedup << "x";
     std::cout << (row.geomean_speedup > 0 ? g.str() : "-") << "\n";
   }
-  std::cout << "\n" << std::setw(28) << "task" << std::setw(20) << "category" << std::setw(16) << "verdict" << std::setw(10)
+  std::cout << "\n"
+            << std::setw(28) << "task" << std::setw(20) << "category" << std::setw(16) << "verdict" << std::setw(10)
             << "speedup" << "roofline utilisation\n";
   for (const auto& r : rows) {
     std::ostringstream s, u;
@@ -183,10 +193,13 @@ int speedup(const SpeedupOptions& o) {
 
 RegisteredCommand add_speedup_command(CLI::App& parent) {
   auto options = std::make_shared<SpeedupOptions>();
-  CLI::App* cmd = parent.add_subcommand(
-      "speedup", runtime_command_summary("speedup"));
-  cmd->add_option("REPORT", options->paths, "kgate run --format json reports (files, JSON lines, or directories of .json)")->required();
-  cmd->add_option("--format", options->format, "output format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  CLI::App* cmd = parent.add_subcommand("speedup", runtime_command_summary("speedup"));
+  cmd->add_option("REPORT", options->paths,
+                  "kgate run --format json reports (files, JSON lines, or directories of .json)")
+      ->required();
+  cmd->add_option("--format", options->format, "output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   return {cmd, [options] { return speedup(*options); }};
 }
 

@@ -28,7 +28,9 @@ struct TasksLintOptions {
 };
 
 // --rules-dir, else the default rules (as `kgate check`); tasks/ is its sibling.
-fs::path rules_dir(const TasksLintOptions& o) { return o.rules_dir.empty() ? kgate::default_rules_dir() : fs::path(o.rules_dir); }
+fs::path rules_dir(const TasksLintOptions& o) {
+  return o.rules_dir.empty() ? kgate::default_rules_dir() : fs::path(o.rules_dir);
+}
 
 nlohmann::json to_json(const std::vector<runtime::TaskLint>& lints) {
   nlohmann::json tasks = nlohmann::json::array();
@@ -38,9 +40,14 @@ nlohmann::json to_json(const std::vector<runtime::TaskLint>& lints) {
     for (const auto& f : lint.findings) findings.push_back({{"check", f.check}, {"message", f.message}});
     failing += lint.findings.empty() ? 0 : 1;
     nlohmann::json inputs = nlohmann::json::array();
-    for (const auto& spec : lint.inferred_inputs) inputs.push_back({{"name", spec.name}, {"contract", runtime::describe(spec)}});
-    tasks.push_back({{"path", lint.path.string()}, {"name", lint.name}, {"ok", lint.findings.empty()}, {"findings", findings},
-                     {"measured", lint.measured}, {"inferred_inputs", inputs}});
+    for (const auto& spec : lint.inferred_inputs)
+      inputs.push_back({{"name", spec.name}, {"contract", runtime::describe(spec)}});
+    tasks.push_back({{"path", lint.path.string()},
+                     {"name", lint.name},
+                     {"ok", lint.findings.empty()},
+                     {"findings", findings},
+                     {"measured", lint.measured},
+                     {"inferred_inputs", inputs}});
   }
   return {{"tasks", tasks}, {"summary", {{"tasks", lints.size()}, {"failing", failing}}}};
 }
@@ -69,7 +76,8 @@ int run(const TasksLintOptions& o) {
     std::cout << to_json(*lints).dump() << "\n";
   } else {
     for (const auto& lint : *lints) {
-      for (const auto& f : lint.findings) std::cout << lint.path.string() << ": " << f.check << ": " << f.message << "\n";
+      for (const auto& f : lint.findings)
+        std::cout << lint.path.string() << ": " << f.check << ": " << f.message << "\n";
       for (const auto& spec : lint.inferred_inputs)
         std::cout << lint.path.string() << ": input " << spec.name << ": " << runtime::describe(spec) << "\n";
     }
@@ -84,9 +92,13 @@ TasksCommand add_tasks_command(CLI::App& parent) {
   auto options = std::make_shared<TasksLintOptions>();
   CLI::App* tasks = parent.add_subcommand("tasks", runtime_command_summary("tasks"));
   tasks->require_subcommand(1);
-  CLI::App* lint = tasks->add_subcommand("lint", "reject degenerate tasks (schema, symbols, M4, M5, determinism, FLOP/byte formulas)");
-  lint->add_option("PATH", options->paths, "task directories, task.yaml files, or directories of tasks (default: tasks/)");
-  lint->add_option("--rules-dir", options->rules_dir, "rules directory whose policies/ the manifests name (default: KGATE_RULES_DIR or the source tree's)");
+  CLI::App* lint = tasks->add_subcommand(
+      "lint", "reject degenerate tasks (schema, symbols, M4, M5, determinism, FLOP/byte formulas)");
+  lint->add_option("PATH", options->paths,
+                   "task directories, task.yaml files, or directories of tasks (default: tasks/)");
+  lint->add_option(
+      "--rules-dir", options->rules_dir,
+      "rules directory whose policies/ the manifests name (default: KGATE_RULES_DIR or the source tree's)");
   lint->add_option("--format", options->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   lint->add_option("--seed", options->seed, "seed of the reference runs");
   return {tasks, [options] { return run(*options); }};

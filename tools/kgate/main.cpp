@@ -78,13 +78,13 @@ int usage_error(const std::string& message) {
   return kExitUsage;
 }
 
-
 // Loads rules, printing every problem; nullopt means the rules directory is unusable.
 std::optional<kgate::RuleSet> load_rules_or_report(const fs::path& dir) {
   kgate::RuleLoad load = kgate::load_rules(dir, kgate::default_cache_dir());
   if (load.problems.empty()) return std::move(load.rules);
   for (const auto& problem : load.problems) std::cerr << "kgate: error: " << problem.message << "\n";
-  std::cerr << "kgate: error: " << load.problems.size() << " problem(s) in " << dir.string() << " (see kgate rules --validate)\n";
+  std::cerr << "kgate: error: " << load.problems.size() << " problem(s) in " << dir.string()
+            << " (see kgate rules --validate)\n";
   return std::nullopt;
 }
 
@@ -190,8 +190,8 @@ int dump_config(const CheckOptions& options, kgate::GateContext& cache, const fs
   for (const auto& result : kgate::analyze_batch(*items, options.jobs)) {
     const nlohmann::json path = result.path;  // quoted as a JSON string, which YAML reads back
     std::cout << "  " << path.dump() << ": {harness: " << (result.harness.empty() ? "none" : result.harness)
-              << ", contract: " << (result.contract.known() ? result.contract.dtype : "unknown") << ", verdict: " << result.verdict
-              << "}\n";
+              << ", contract: " << (result.contract.known() ? result.contract.dtype : "unknown")
+              << ", verdict: " << result.verdict << "}\n";
   }
   return kExitClean;
 }
@@ -211,9 +211,12 @@ int run_check(const CheckOptions& options) {
   if (!items) return usage_error(items.error());
   const std::vector<kgate::FileResult> results = kgate::analyze_batch(*items, options.jobs);
 
-  if (options.format == "json") std::cout << kgate::to_json(results).dump() << "\n";  // one line: for scripts (jq . pretty-prints)
-  else if (options.format == "sarif") std::cout << kgate::to_sarif(results, &gate->rules, KGATE_VERSION, fs::current_path().string()).dump(2) << "\n";
-  else kgate::write_text(std::cout, results);
+  if (options.format == "json")
+    std::cout << kgate::to_json(results).dump() << "\n";  // one line: for scripts (jq . pretty-prints)
+  else if (options.format == "sarif")
+    std::cout << kgate::to_sarif(results, &gate->rules, KGATE_VERSION, fs::current_path().string()).dump(2) << "\n";
+  else
+    kgate::write_text(std::cout, results);
 
   const kgate::Severity threshold = kgate::parse_severity(options.fail_on).value_or(kgate::Severity::Error);
   for (const auto& result : results)
@@ -241,12 +244,14 @@ nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet&
   for (const auto& rule : rules.rules()) add_file(rule.file);
   std::vector<fs::path> policies;
   std::error_code ec;
-  for (auto it = fs::directory_iterator(rules_dir / "policies", ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+  for (auto it = fs::directory_iterator(rules_dir / "policies", ec); !ec && it != fs::directory_iterator();
+       it.increment(ec))
     policies.push_back(it->path());
   std::sort(policies.begin(), policies.end());
   for (const auto& policy : policies) add_file(policy);
   std::vector<fs::path> harnesses;
-  for (auto it = fs::directory_iterator(rules_dir / "harnesses", ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+  for (auto it = fs::directory_iterator(rules_dir / "harnesses", ec); !ec && it != fs::directory_iterator();
+       it.increment(ec))
     harnesses.push_back(it->path());
   std::sort(harnesses.begin(), harnesses.end());
   for (const auto& harness : harnesses) add_file(harness);
@@ -255,14 +260,20 @@ nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet&
 #else
   const bool clang = false;
 #endif
-  return {{"kgate", KGATE_VERSION},        {"policy", options.policy},          {"task", options.task}, {"harness", options.harness}, {"contract", options.contract},
-          {"cpp_engine", options.cpp_engine}, {"clang_built_in", clang},         {"max_file_bytes", options.max_file_bytes},
+  return {{"kgate", KGATE_VERSION},
+          {"policy", options.policy},
+          {"task", options.task},
+          {"harness", options.harness},
+          {"contract", options.contract},
+          {"cpp_engine", options.cpp_engine},
+          {"clang_built_in", clang},
+          {"max_file_bytes", options.max_file_bytes},
           {"rules", kgate::sha256_hex(catalogue)}};
 }
 
 // OUT/report.html of an audit's records, with the rules' techniques and summaries.
-kgate::Status write_audit_report(const std::vector<nlohmann::json>& records, const kgate::RuleSet& rules, const fs::path& report,
-                                 const std::string& title) {
+kgate::Status write_audit_report(const std::vector<nlohmann::json>& records, const kgate::RuleSet& rules,
+                                 const fs::path& report, const std::string& title) {
   kgate::audit::ReportCatalogue catalogue;
   for (const auto& rule : rules.rules()) {
     catalogue.techniques[rule.id] = rule.techniques;
@@ -372,8 +383,8 @@ int run_audit(const AuditCommand& command) {
     return kExitUsage;
   }
   const auto [rejected, unjudged] = rejected_and_unjudged(outcome->records);
-  std::cout << "audit: " << outcome->records.size() << " files (" << outcome->analysed << " analysed, " << outcome->reused
-            << " already done";
+  std::cout << "audit: " << outcome->records.size() << " files (" << outcome->analysed << " analysed, "
+            << outcome->reused << " already done";
   if (outcome->torn_dropped) std::cout << ", a torn last line dropped";
   if (outcome->stale_dropped) std::cout << ", " << outcome->stale_dropped << " stale record(s) dropped";
   std::cout << "), " << rejected << " rejected, " << unjudged << " unjudged\n";
@@ -384,9 +395,12 @@ int run_audit(const AuditCommand& command) {
     for (const auto& record : outcome->records) {
       if (!record.contains("runtime") || !record["runtime"].is_object()) continue;
       const auto& rt = record["runtime"];
-      if (rt.contains("verdict") && rt["verdict"].is_string()) ++verdicts[rt["verdict"].get<std::string>()];
-      else if (rt.contains("error")) ++errors;
-      else ++skipped;
+      if (rt.contains("verdict") && rt["verdict"].is_string())
+        ++verdicts[rt["verdict"].get<std::string>()];
+      else if (rt.contains("error"))
+        ++errors;
+      else
+        ++skipped;
     }
     std::cout << "audit: runtime on " << command.runtime << ":";
     for (const auto& [verdict, count] : verdicts) std::cout << " " << count << " " << verdict << ",";
@@ -438,7 +452,8 @@ int run_rules(const std::string& rules_dir_option, bool validate, const std::str
     for (const auto& rule : load.rules.rules()) {
       std::string techniques;
       for (const auto& t : rule.techniques) techniques += (techniques.empty() ? "" : ",") + t;
-      std::cout << rule.id << "  " << kgate::to_string(rule.severity) << "  [" << techniques << "]  " << rule.summary << "\n";
+      std::cout << rule.id << "  " << kgate::to_string(rule.severity) << "  [" << techniques << "]  " << rule.summary
+                << "\n";
     }
   }
   return problems.empty() ? kExitClean : kExitFindings;
@@ -463,7 +478,10 @@ int run_facts(const CheckOptions& options) {
   nlohmann::json out = {{"path", path}, {"verdict", result.verdict}, {"facts", kgate::facts_to_json(facts)}};
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& d : result.findings)
-    findings.push_back({{"rule", d.rule}, {"severity", std::string(kgate::to_string(d.severity))}, {"line", d.span.line}, {"message", d.message}});
+    findings.push_back({{"rule", d.rule},
+                        {"severity", std::string(kgate::to_string(d.severity))},
+                        {"line", d.span.line},
+                        {"message", d.message}});
   out["findings"] = findings;
   std::cout << out.dump(2) << "\n";
   return kExitClean;
@@ -481,8 +499,10 @@ int run_metrics(const std::vector<std::string>& paths, uint64_t max_file_bytes, 
   std::vector<kgate::BatchItem> items;
   for (const auto& file : kgate::discover_files(paths, nullptr)) items.push_back({file, &context});
   const std::vector<kgate::FileResult> results = kgate::analyze_batch(items, 0);
-  if (format == "json") std::cout << kgate::metrics_to_json(results).dump(2) << "\n";
-  else kgate::write_metrics_text(std::cout, results);
+  if (format == "json")
+    std::cout << kgate::metrics_to_json(results).dump(2) << "\n";
+  else
+    kgate::write_metrics_text(std::cout, results);
   return kExitClean;
 }
 
@@ -505,7 +525,8 @@ int main(int argc, char** argv) {
   if (argc > 1 && kgate::cli::is_runtime_command(argv[1])) return exec_runtime(argv);
 #endif
 #ifdef KGATE_HAVE_CLANG
-  kgate::cli::register_lazy_clang_engine();  // the optional Clang engine, loaded on first use; tree-sitter-cuda otherwise
+  kgate::cli::register_lazy_clang_engine();  // the optional Clang engine, loaded on first use; tree-sitter-cuda
+                                             // otherwise
 #endif
   CLI::App app{"KernelGate: decides whether a GPU kernel submission computes with its own kernel"};
   app.set_version_flag("--version", version_text());
@@ -514,36 +535,50 @@ int main(int argc, char** argv) {
   CheckOptions check;
   CLI::App* check_cmd = app.add_subcommand("check", "run the static gate on files or directories");
   auto* task_opt = check_cmd->add_option("--task", check.task, "task name: its manifest selects the policy");
-  check_cmd->add_option("--policy", check.policy, "policy: kernelbench, repository or a task category")->excludes(task_opt);
-  check_cmd->add_option("--harness", check.harness,
-                         "harness profile for every file (rules/harnesses: kernelbench, model-entry, gpumode, output-argument, "
-                         "operator-library, repository; default: detected per file)");
-  check_cmd->add_option("--contract", check.contract,
-                         "dtype contract of every file (fp32, bf16, fp16, fp8_e4m3, ...: docs/dtype-contract.md; default: --task's, "
-                         "else the reference beside each file, .kgate.yaml, or the harness's default)");
+  check_cmd->add_option("--policy", check.policy, "policy: kernelbench, repository or a task category")
+      ->excludes(task_opt);
+  check_cmd->add_option(
+      "--harness", check.harness,
+      "harness profile for every file (rules/harnesses: kernelbench, model-entry, gpumode, output-argument, "
+      "operator-library, repository; default: detected per file)");
+  check_cmd->add_option(
+      "--contract", check.contract,
+      "dtype contract of every file (fp32, bf16, fp16, fp8_e4m3, ...: docs/dtype-contract.md; default: --task's, "
+      "else the reference beside each file, .kgate.yaml, or the harness's default)");
   check_cmd->add_option("--format", check.format, "output format")->check(CLI::IsMember({"text", "json", "sarif"}));
   check_cmd->add_option("-j,--jobs", check.jobs, "worker threads (0: one per core)");
   check_cmd->add_option("--fail-on", check.fail_on, "lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "note"}));
-  check_cmd->add_option("--config", check.config_file, "use this config instead of the nearest .kgate.yaml")->check(CLI::ExistingFile);
-  check_cmd->add_flag("--dump-config", check.dump_config, "print the effective configuration (and each PATH's harness profile and verdict) and exit");
-  check_cmd->add_option("--rules-dir", check.rules_dir, "rules directory (default: $KGATE_RULES_DIR, <exe>/../rules, the source tree)");
+  check_cmd->add_option("--config", check.config_file, "use this config instead of the nearest .kgate.yaml")
+      ->check(CLI::ExistingFile);
+  check_cmd->add_flag("--dump-config", check.dump_config,
+                      "print the effective configuration (and each PATH's harness profile and verdict) and exit");
+  check_cmd->add_option("--rules-dir", check.rules_dir,
+                        "rules directory (default: $KGATE_RULES_DIR, <exe>/../rules, the source tree)");
   check_cmd->add_option("--only", check.only, "run only this rule (repeatable; fixture mode)")->allow_extra_args(false);
-  check_cmd->add_option("--max-file-bytes", check.max_file_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
-  check_cmd->add_option("--max-nesting", check.max_nesting, "input-too-deep above this syntax-tree depth")->check(CLI::PositiveNumber);
-  check_cmd->add_option("--max-embedded-sources", check.max_embedded_sources,
-                         "input-too-many-sources above this many embedded C++/CUDA sources in one file")
+  check_cmd->add_option("--max-file-bytes", check.max_file_bytes, "input-too-large above this size")
       ->check(CLI::PositiveNumber);
-  check_cmd->add_option("--max-file-ms", check.max_file_ms, "input-too-slow when one file takes more CPU milliseconds to analyse (0: no deadline)")
+  check_cmd->add_option("--max-nesting", check.max_nesting, "input-too-deep above this syntax-tree depth")
+      ->check(CLI::PositiveNumber);
+  check_cmd
+      ->add_option("--max-embedded-sources", check.max_embedded_sources,
+                   "input-too-many-sources above this many embedded C++/CUDA sources in one file")
+      ->check(CLI::PositiveNumber);
+  check_cmd
+      ->add_option("--max-file-ms", check.max_file_ms,
+                   "input-too-slow when one file takes more CPU milliseconds to analyse (0: no deadline)")
       ->check(CLI::NonNegativeNumber);
-  check_cmd->add_option("--max-file-memory", check.max_file_memory,
-                         "input-too-much-memory above this many bytes of parser and fact memory for one file (0: no limit)")
+  check_cmd
+      ->add_option("--max-file-memory", check.max_file_memory,
+                   "input-too-much-memory above this many bytes of parser and fact memory for one file (0: no limit)")
       ->check(CLI::NonNegativeNumber);
-  check_cmd->add_option("--cpp-engine", check.cpp_engine,
-                         "engine for C++/CUDA: auto (Clang where built in), tree-sitter, or none (Python facts only)")
+  check_cmd
+      ->add_option("--cpp-engine", check.cpp_engine,
+                   "engine for C++/CUDA: auto (Clang where built in), tree-sitter, or none (Python facts only)")
       ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));
-  check_cmd->add_option("-p,--compile-commands", check.compile_commands,
-                         "directory holding compile_commands.json: raw C++ files parse with their real flags and headers")
+  check_cmd
+      ->add_option("-p,--compile-commands", check.compile_commands,
+                   "directory holding compile_commands.json: raw C++ files parse with their real flags and headers")
       ->check(CLI::ExistingDirectory);
   check_cmd->add_option("PATH", check.paths, "files or directories");
 
@@ -559,35 +594,50 @@ int main(int argc, char** argv) {
   AuditCommand audit;
   CLI::App* audit_cmd = app.add_subcommand("audit", "audit directories: resumable JSONL results and an HTML report");
   auto* audit_task = audit_cmd->add_option("--task", audit.check.task, "task name: its manifest selects the policy");
-  audit_cmd->add_option("--policy", audit.check.policy, "policy: kernelbench, repository or a task category")->excludes(audit_task);
-  audit_cmd->add_option("--harness", audit.check.harness, "harness profile for every file (default: detected per file)");
-  audit_cmd->add_option("--contract", audit.check.contract, "dtype contract of every file (default: per file, as in check)");
+  audit_cmd->add_option("--policy", audit.check.policy, "policy: kernelbench, repository or a task category")
+      ->excludes(audit_task);
+  audit_cmd->add_option("--harness", audit.check.harness,
+                        "harness profile for every file (default: detected per file)");
+  audit_cmd->add_option("--contract", audit.check.contract,
+                        "dtype contract of every file (default: per file, as in check)");
   audit_cmd->add_option("--out", audit.out, "output directory: results.jsonl (appended, resumable) and report.html");
   audit_cmd->add_option("-j,--jobs", audit.check.jobs, "worker threads (0: one per core)");
   audit_cmd->add_option("--shard", audit.shard, "audit only shard K of N (K/N, 1-based; by a hash of each path)");
   audit_cmd->add_option("--rules-dir", audit.check.rules_dir, "rules directory");
   audit_cmd->add_option("--cpp-engine", audit.check.cpp_engine, "engine for C++/CUDA: auto, tree-sitter, or none")
       ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));
-  audit_cmd->add_option("--max-file-bytes", audit.check.max_file_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
+  audit_cmd->add_option("--max-file-bytes", audit.check.max_file_bytes, "input-too-large above this size")
+      ->check(CLI::PositiveNumber);
   audit_cmd->add_option("DIR", audit.check.paths, "directories or files");
   AuditMergeCommand merge;
-  CLI::App* merge_cmd = audit_cmd->add_subcommand("merge", "merge the --out directories of shard runs into one log and report");
+  CLI::App* merge_cmd =
+      audit_cmd->add_subcommand("merge", "merge the --out directories of shard runs into one log and report");
   merge_cmd->add_option("OUT", merge.inputs, "the --out directories of the shards")->required();
-  merge_cmd->add_option("--out", merge.out, "output directory for the merged results.jsonl and report.html")->required();
+  merge_cmd->add_option("--out", merge.out, "output directory for the merged results.jsonl and report.html")
+      ->required();
   merge_cmd->add_option("--rules-dir", merge.rules_dir, "rules directory (the report's rule summaries)");
-  audit_cmd->add_option("--runtime", audit.runtime,
-                        "also judge every approved file with kgate run on this device (its task: --task, or the file's '# runtime-task:' line)")
+  audit_cmd
+      ->add_option("--runtime", audit.runtime,
+                   "also judge every approved file with kgate run on this device (its task: --task, or the file's '# "
+                   "runtime-task:' line)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
-  audit_cmd->add_option("--runtime-seeds", audit.runtime_seeds, "kgate run --seeds for the runtime stage (0: its default)")
+  audit_cmd
+      ->add_option("--runtime-seeds", audit.runtime_seeds, "kgate run --seeds for the runtime stage (0: its default)")
       ->check(CLI::NonNegativeNumber);
-  audit_cmd->add_option("--runtime-profile", audit.runtime_profile, "kgate run --profile for the runtime stage: full or quick")
-      ->check(CLI::IsMember({"full", "quick"}))->capture_default_str();
+  audit_cmd
+      ->add_option("--runtime-profile", audit.runtime_profile,
+                   "kgate run --profile for the runtime stage: full or quick")
+      ->check(CLI::IsMember({"full", "quick"}))
+      ->capture_default_str();
 
   CheckOptions facts;
-  CLI::App* facts_cmd = app.add_subcommand("facts", "print the facts the rules see for one file, as JSON (for rule authors)");
+  CLI::App* facts_cmd =
+      app.add_subcommand("facts", "print the facts the rules see for one file, as JSON (for rule authors)");
   facts_cmd->add_option("FILE", facts.paths, "a .py, .cu or .cpp file")->required();
-  auto* facts_task = facts_cmd->add_option("--task", facts.task, "task name: its manifest selects the policy and contract");
-  facts_cmd->add_option("--policy", facts.policy, "policy: kernelbench, repository or a task category")->excludes(facts_task);
+  auto* facts_task =
+      facts_cmd->add_option("--task", facts.task, "task name: its manifest selects the policy and contract");
+  facts_cmd->add_option("--policy", facts.policy, "policy: kernelbench, repository or a task category")
+      ->excludes(facts_task);
   facts_cmd->add_option("--harness", facts.harness, "harness profile (default: detected)");
   facts_cmd->add_option("--contract", facts.contract, "dtype contract (default: as in check)");
   facts_cmd->add_option("--config", facts.config_file, "use this .kgate.yaml instead of the nearest one");
@@ -602,8 +652,11 @@ int main(int argc, char** argv) {
   CLI::App* metrics_cmd = app.add_subcommand("metrics", "print maintainability metrics (docs/metrics.md)");
   metrics_cmd->add_option("--format", metric_format, "output format")->check(CLI::IsMember({"text", "json"}));
   metrics_cmd->add_option("PATH", metric_paths, "files or directories")->required();
-  metrics_cmd->add_option("--max-file-bytes", metric_max_bytes, "input-too-large above this size")->check(CLI::PositiveNumber);
-  metrics_cmd->add_option("--cpp-engine", metric_cpp_engine, "counter for C++/CUDA: auto (Clang where built in) or tree-sitter")
+  metrics_cmd->add_option("--max-file-bytes", metric_max_bytes, "input-too-large above this size")
+      ->check(CLI::PositiveNumber);
+  metrics_cmd
+      ->add_option("--cpp-engine", metric_cpp_engine,
+                   "counter for C++/CUDA: auto (Clang where built in) or tree-sitter")
       ->check(CLI::IsMember({"auto", "tree-sitter"}));
 
 #ifdef KGATE_HAVE_RUNTIME
@@ -623,7 +676,8 @@ int main(int argc, char** argv) {
     if (merge_cmd->parsed()) return run_audit_merge(merge);
     if (audit_cmd->parsed()) {
       if (audit.out.empty()) return usage_error("audit: --out is required");
-      if (audit.check.paths.empty()) return usage_error("audit: DIR is required (or `kgate audit merge OUT... --out OUT`)");
+      if (audit.check.paths.empty())
+        return usage_error("audit: DIR is required (or `kgate audit merge OUT... --out OUT`)");
       return run_audit(audit);
     }
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);

@@ -1,7 +1,7 @@
 // The `kgate` Python module: the static gate in process, for RL reward loops and notebooks.
 //   import kgate; r = kgate.check(source, path="x.py", task=None, policy=None)
-//   r.verdict ("pass"/"reject"/"unjudged"/"not-a-submission"), r.findings (rule, severity, message, line, col, end_line, end_col),
-//   r.metrics (a dict: whatever the pipeline's metrics JSON holds).
+//   r.verdict ("pass"/"reject"/"unjudged"/"not-a-submission"), r.findings (rule, severity, message, line, col,
+//   end_line, end_col), r.metrics (a dict: whatever the pipeline's metrics JSON holds).
 // Rules load once per Gate (kgate.check uses one shared default Gate); analysis runs without the GIL.
 // The optional Clang engine is linked and registered where it is built, as in the CLI; without it, C++
 // facts come from tree-sitter-cuda and each embedded source gets the pipeline's engine-fallback warning.
@@ -41,8 +41,8 @@ struct PyResult {
 
 std::string repr(const kgate::Diagnostic& d) {
   std::ostringstream out;
-  out << "Finding(" << d.rule << ", " << kgate::to_string(d.severity) << ", line " << d.span.line << ":" << d.span.col << ": "
-      << d.message << ")";
+  out << "Finding(" << d.rule << ", " << kgate::to_string(d.severity) << ", line " << d.span.line << ":" << d.span.col
+      << ": " << d.message << ")";
   return out.str();
 }
 
@@ -67,8 +67,9 @@ std::shared_ptr<const kgate::Gate> default_gate() {
   return gate;
 }
 
-PyResult run_check(const kgate::Gate& gate, std::string source, std::string path, const std::optional<std::string>& task,
-                   const std::optional<std::string>& policy, std::string cpp_engine) {
+PyResult run_check(const kgate::Gate& gate, std::string source, std::string path,
+                   const std::optional<std::string>& task, const std::optional<std::string>& policy,
+                   std::string cpp_engine) {
   kgate::CheckRequest request;
   request.source = std::move(source);
   request.path = std::move(path);
@@ -101,7 +102,8 @@ PYBIND11_MODULE(kgate, m) {
 
   py::class_<kgate::Diagnostic>(m, "Finding", "One finding: a rule that fired at a place in the source.")
       .def_readonly("rule", &kgate::Diagnostic::rule)
-      .def_property_readonly("severity", [](const kgate::Diagnostic& d) { return std::string(kgate::to_string(d.severity)); })
+      .def_property_readonly("severity",
+                             [](const kgate::Diagnostic& d) { return std::string(kgate::to_string(d.severity)); })
       .def_readonly("message", &kgate::Diagnostic::message)
       .def_readonly("path", &kgate::Diagnostic::path)
       .def_property_readonly("line", [](const kgate::Diagnostic& d) { return d.span.line; })
@@ -119,12 +121,13 @@ PYBIND11_MODULE(kgate, m) {
       .def_property_readonly("format", [](const PyResult& r) { return std::string(kgate::to_string(r.result.format)); })
       .def_property_readonly("findings", [](const PyResult& r) { return r.result.findings; })
       .def_property_readonly("suppressed", [](const PyResult& r) { return r.result.suppressed; })
-      .def_property_readonly("metrics", [](const PyResult& r) { return py::object(pyjson::from_json(r.result.metrics)); },
-                             "the pipeline's metrics object as a dict (a new dict per access)")
+      .def_property_readonly(
+          "metrics", [](const PyResult& r) { return py::object(pyjson::from_json(r.result.metrics)); },
+          "the pipeline's metrics object as a dict (a new dict per access)")
       .def("__repr__", [](const PyResult& r) { return repr(r); });
 
-  py::class_<kgate::Gate, std::shared_ptr<kgate::Gate>>(m, "Gate",
-                                                         "Rules loaded once from a directory; check() may be called from many threads.")
+  py::class_<kgate::Gate, std::shared_ptr<kgate::Gate>>(
+      m, "Gate", "Rules loaded once from a directory; check() may be called from many threads.")
       .def(py::init(&load_gate), py::arg("rules_dir") = py::none())
       .def(
           "check",
@@ -143,12 +146,13 @@ PYBIND11_MODULE(kgate, m) {
 
   m.def(
       "check",
-      [](std::string source, std::string path, const std::optional<std::string>& task, const std::optional<std::string>& policy,
-         std::string cpp_engine) {
+      [](std::string source, std::string path, const std::optional<std::string>& task,
+         const std::optional<std::string>& policy, std::string cpp_engine) {
         const auto gate = default_gate();
         return run_check(*gate, std::move(source), std::move(path), task, policy, std::move(cpp_engine));
       },
-      "Check one submission's source text with the default rules (KGATE_RULES_DIR, else the installed rules under sys.prefix, else the source tree's rules/).",
+      "Check one submission's source text with the default rules (KGATE_RULES_DIR, else the installed rules under "
+      "sys.prefix, else the source tree's rules/).",
       py::arg("source"), py::arg("path") = "x.py", py::arg("task") = py::none(), py::arg("policy") = py::none(),
       py::arg("cpp_engine") = "auto");
 }

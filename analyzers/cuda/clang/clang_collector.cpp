@@ -124,7 +124,9 @@ std::optional<std::pair<unsigned, unsigned>> Collector::offsets(SourceRange r) c
   CharSourceRange cr = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
   if (cr.isInvalid()) {
     cr = sm_.getExpansionRange(r);
-    if (cr.isTokenRange()) cr = CharSourceRange::getCharRange(cr.getBegin(), Lexer::getLocForEndOfToken(cr.getEnd(), 0, sm_, ctx_.getLangOpts()));
+    if (cr.isTokenRange())
+      cr = CharSourceRange::getCharRange(cr.getBegin(),
+                                         Lexer::getLocForEndOfToken(cr.getEnd(), 0, sm_, ctx_.getLangOpts()));
   }
   SourceLocation b = cr.getBegin();
   SourceLocation e = cr.getEnd();
@@ -293,9 +295,12 @@ int Collector::add_function(const FunctionDecl* fd) {
   f.name = fd->getNameAsString();
   f.qualname = qualified_name(fd);
   if (const auto* md = dyn_cast<CXXMethodDecl>(fd)) f.class_name = qualified_name(md->getParent());
-  if (fd->hasAttr<CUDAGlobalAttr>()) f.kind = FunctionKind::CudaGlobal;
-  else if (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>()) f.kind = FunctionKind::CudaDevice;
-  else f.kind = FunctionKind::Host;
+  if (fd->hasAttr<CUDAGlobalAttr>())
+    f.kind = FunctionKind::CudaGlobal;
+  else if (fd->hasAttr<CUDADeviceAttr>() && !fd->hasAttr<CUDAHostAttr>())
+    f.kind = FunctionKind::CudaDevice;
+  else
+    f.kind = FunctionKind::Host;
   bool tensor_param = false;
   for (const ParmVarDecl* p : fd->parameters()) {
     f.params.push_back(p->getNameAsString());
@@ -317,7 +322,8 @@ int Collector::add_function(const FunctionDecl* fd) {
 void Collector::note_dependencies(const VarDecl* vd, const Stmt* s) {
   if (!s) return;
   if (const auto* dr = dyn_cast<DeclRefExpr>(s))
-    if (const auto* w = dyn_cast<VarDecl>(dr->getDecl())) state_.depends_on[vd->getCanonicalDecl()].insert(w->getCanonicalDecl());
+    if (const auto* w = dyn_cast<VarDecl>(dr->getDecl()))
+      state_.depends_on[vd->getCanonicalDecl()].insert(w->getCanonicalDecl());
   for (const Stmt* c : s->children()) note_dependencies(vd, c);
 }
 
@@ -365,7 +371,8 @@ void Collector::recover_dropped_calls() {
     if (b >= t.size() || !ident(t[b])) continue;
     while (b > 0 && (ident(t[b - 1]) || (b > 1 && t[b - 1] == ':' && t[b - 2] == ':'))) b -= (t[b - 1] == ':' ? 2 : 1);
     unsigned e = b;
-    while (e < t.size() && (ident(t[e]) || (e + 1 < t.size() && t[e] == ':' && t[e + 1] == ':'))) e += (t[e] == ':' ? 2 : 1);
+    while (e < t.size() && (ident(t[e]) || (e + 1 < t.size() && t[e] == ':' && t[e + 1] == ':')))
+      e += (t[e] == ':' ? 2 : 1);
     unsigned p = e;
     while (p < t.size() && (t[p] == ' ' || t[p] == '\t')) ++p;
     if (p >= t.size() || t[p] != '(' || !seen.insert(b).second) continue;

@@ -29,8 +29,10 @@ std::string Collector::unique_decl_name(const OverloadExpr* o) {
     const NamedDecl* target = d->getUnderlyingDecl();
     if (const auto* ft = dyn_cast<FunctionTemplateDecl>(target)) target = ft->getTemplatedDecl();
     std::string q = qualified_name(target);
-    if (name.empty()) name = q;
-    else if (name != q) return {};
+    if (name.empty())
+      name = q;
+    else if (name != q)
+      return {};
   }
   return name;
 }
@@ -45,20 +47,23 @@ Collector::Resolution Collector::resolve(const Expr* callee_expr) const {
   Resolution r;
   if (!callee_expr) return r;
   const Expr* c = callee_expr->IgnoreParenImpCasts();
-  if (const auto* u = dyn_cast<UnaryOperator>(c); u && u->getOpcode() == UO_Deref) c = u->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto* u = dyn_cast<UnaryOperator>(c); u && u->getOpcode() == UO_Deref)
+    c = u->getSubExpr()->IgnoreParenImpCasts();
   if (const auto* dr = dyn_cast<DeclRefExpr>(c)) {
     r.name_loc = dr->getLocation();
     if (const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl())) {
       r.resolved = qualified_name(fd);
       r.local_target = defined_here(fd);
-      r.receiver = fd->getDeclContext()->isNamespace() && dr->getQualifier() ? ReceiverKind::Module : ReceiverKind::None;
+      r.receiver =
+          fd->getDeclContext()->isNamespace() && dr->getQualifier() ? ReceiverKind::Module : ReceiverKind::None;
     } else if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl())) {
       // A function pointer bound once: follow its initializer (`auto f = &at::matmul; f(a, b)`).
       const Expr* init = vd->getAnyInitializer();
       const FunctionDecl* target = nullptr;
       if (init) {
         const Expr* ie = init->IgnoreParenCasts();
-        if (const auto* u = dyn_cast<UnaryOperator>(ie); u && u->getOpcode() == UO_AddrOf) ie = u->getSubExpr()->IgnoreParenCasts();
+        if (const auto* u = dyn_cast<UnaryOperator>(ie); u && u->getOpcode() == UO_AddrOf)
+          ie = u->getSubExpr()->IgnoreParenCasts();
         if (const auto* idr = dyn_cast<DeclRefExpr>(ie)) target = dyn_cast<FunctionDecl>(idr->getDecl());
       }
       r.resolved = target ? qualified_name(target) : vd->getNameAsString();
@@ -165,15 +170,18 @@ void Collector::add_call(const Expr* call, const Expr* callee) {
     for (size_t i = 1; i < subs.size(); ++i) args.push_back(subs[i]);
   }
   for (const Expr* a : args) {
-    if (const auto* sl = dyn_cast<StringLiteral>(a->IgnoreParenImpCasts())) c.string_args.push_back(sl->getString().str());
+    if (const auto* sl = dyn_cast<StringLiteral>(a->IgnoreParenImpCasts()))
+      c.string_args.push_back(sl->getString().str());
     collect_arg_names(a, c.keywords);
   }
   if (in_loop()) c.keywords.push_back("@in-loop");
   // Python bindings: m.def("name", &fn) / TORCH_LIBRARY m.impl("name", fn) export `fn` as `name`.
   if ((c.resolved == "pybind11::module_::def" || c.resolved == "torch::Library::def" ||
-       c.resolved == "torch::Library::impl") && args.size() >= 2) {
+       c.resolved == "torch::Library::impl") &&
+      args.size() >= 2) {
     const Expr* target = args[1]->IgnoreParenCasts();
-    if (const auto* u = dyn_cast<UnaryOperator>(target); u && u->getOpcode() == UO_AddrOf) target = u->getSubExpr()->IgnoreParenCasts();
+    if (const auto* u = dyn_cast<UnaryOperator>(target); u && u->getOpcode() == UO_AddrOf)
+      target = u->getSubExpr()->IgnoreParenCasts();
     if (const auto* dr = dyn_cast<DeclRefExpr>(target))
       if (const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl())) c.keywords.push_back("@bind:" + qualified_name(fd));
   }
@@ -183,7 +191,8 @@ void Collector::add_call(const Expr* call, const Expr* callee) {
   c.span = span_of(call->getSourceRange());
   if (tensor_arithmetic(r.resolved)) {
     const auto operands = operands_of(call);
-    c.scalar_operands = !operands.empty() && std::all_of(operands.begin(), operands.end(), [&](const Expr* o) { return one_element(o); });
+    c.scalar_operands = !operands.empty() &&
+                        std::all_of(operands.begin(), operands.end(), [&](const Expr* o) { return one_element(o); });
   }
   if (auto o = offsets(callee->getSourceRange())) callee_ranges_.push_back(*o);
   note_call_effects(call, callee, r, args, c.keywords);
@@ -191,11 +200,27 @@ void Collector::add_call(const Expr* call, const Expr* callee) {
 }
 
 bool Collector::tensor_arithmetic(std::string_view name) {
-  static const std::set<std::string_view> kOps = {
-      "at::operator+", "at::operator-", "at::operator*", "at::operator/", "at::add", "at::sub", "at::mul",
-      "at::div", "at::Tensor::add", "at::Tensor::sub", "at::Tensor::mul", "at::Tensor::div",
-      "at::Tensor::add_", "at::Tensor::sub_", "at::Tensor::mul_", "at::Tensor::div_", "at::Tensor::operator+=",
-      "at::Tensor::operator-=", "at::Tensor::operator*=", "at::Tensor::operator/=", "at::Tensor::operator-"};
+  static const std::set<std::string_view> kOps = {"at::operator+",
+                                                  "at::operator-",
+                                                  "at::operator*",
+                                                  "at::operator/",
+                                                  "at::add",
+                                                  "at::sub",
+                                                  "at::mul",
+                                                  "at::div",
+                                                  "at::Tensor::add",
+                                                  "at::Tensor::sub",
+                                                  "at::Tensor::mul",
+                                                  "at::Tensor::div",
+                                                  "at::Tensor::add_",
+                                                  "at::Tensor::sub_",
+                                                  "at::Tensor::mul_",
+                                                  "at::Tensor::div_",
+                                                  "at::Tensor::operator+=",
+                                                  "at::Tensor::operator-=",
+                                                  "at::Tensor::operator*=",
+                                                  "at::Tensor::operator/=",
+                                                  "at::Tensor::operator-"};
   return kOps.count(name) > 0;
 }
 
@@ -210,7 +235,8 @@ std::vector<const Expr*> Collector::operands_of(const Expr* call) {
 const Expr* Collector::strip(const Expr* e) {
   for (int i = 0; e && i < 8; ++i) {
     const Expr* next = e->IgnoreImplicit()->IgnoreParenImpCasts();
-    if (const auto* ce = dyn_cast<CXXConstructExpr>(next); ce && ce->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(ce))
+    if (const auto* ce = dyn_cast<CXXConstructExpr>(next);
+        ce && ce->getNumArgs() == 1 && !isa<CXXTemporaryObjectExpr>(ce))
       next = ce->getArg(0);
     if (const auto* mt = dyn_cast<MaterializeTemporaryExpr>(next)) next = mt->getSubExpr();
     if (const auto* il = dyn_cast<CXXStdInitializerListExpr>(next)) next = il->getSubExpr();
@@ -275,13 +301,14 @@ void Collector::add_construction(const CXXConstructExpr* e, const std::string& c
   facts_.calls.push_back(std::move(c));
 }
 
-void Collector::note_call_effects(const Expr* call, const Expr* callee, const Resolution& r, const std::vector<const Expr*>& args,
-const std::vector<std::string>& names) {
+void Collector::note_call_effects(const Expr* call, const Expr* callee, const Resolution& r,
+                                  const std::vector<const Expr*>& args, const std::vector<std::string>& names) {
   if (auto dt = conversion_function_dtype(r.resolved)) {
     // __float2half(0.0f): a constant in the target type, not a conversion of computed values.
     const bool literal = !args.empty() && std::all_of(args.begin(), args.end(), [](const Expr* a) {
       a = a->IgnoreParenImpCasts();
-      if (const auto* u = dyn_cast<UnaryOperator>(a); u && u->getOpcode() == UO_Minus) a = u->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto* u = dyn_cast<UnaryOperator>(a); u && u->getOpcode() == UO_Minus)
+        a = u->getSubExpr()->IgnoreParenImpCasts();
       return isa<FloatingLiteral>(a) || isa<IntegerLiteral>(a);
     });
     add_cast(*dt, "function", call->getSourceRange(), literal);
@@ -296,8 +323,10 @@ const std::vector<std::string>& names) {
       if (auto dt = dtype_constant(a)) add_cast(*dt, "keyword", call->getSourceRange());
   }
   for (const std::string& n : names) {
-    if (n == "CUBLAS_TF32_TENSOR_OP_MATH" || n == "CUBLAS_COMPUTE_32F_FAST_TF32") add_cast("tf32", "flag", call->getSourceRange());
-    if (n == "CUBLAS_COMPUTE_32F_FAST_16F" || n == "CUBLAS_COMPUTE_16F") add_cast("torch.float16", "flag", call->getSourceRange());
+    if (n == "CUBLAS_TF32_TENSOR_OP_MATH" || n == "CUBLAS_COMPUTE_32F_FAST_TF32")
+      add_cast("tf32", "flag", call->getSourceRange());
+    if (n == "CUBLAS_COMPUTE_32F_FAST_16F" || n == "CUBLAS_COMPUTE_16F")
+      add_cast("torch.float16", "flag", call->getSourceRange());
     if (n == "CUBLAS_COMPUTE_32F_FAST_16BF") add_cast("torch.bfloat16", "flag", call->getSourceRange());
   }
   if (r.resolved == "at::Context::setAllowTF32CuBLAS" || r.resolved == "at::Context::setAllowTF32CuDNN" ||
@@ -309,11 +338,13 @@ const std::vector<std::string>& names) {
   if (current_function() < 0) return;
   // Variables a call hands to something other than ATen (a launch, a helper, cudaMemcpy) or
   // mutates in place count as written.
-  bool aten = r.resolved.rfind("at::", 0) == 0 || r.resolved.rfind("torch::", 0) == 0 || r.resolved.rfind("c10::", 0) == 0;
+  bool aten =
+      r.resolved.rfind("at::", 0) == 0 || r.resolved.rfind("torch::", 0) == 0 || r.resolved.rfind("c10::", 0) == 0;
   bool in_place = aten && !r.name.empty() && r.name.back() == '_' && r.name != "data_ptr_";
   if (in_place) {
     if (const auto* me = dyn_cast<MemberExpr>(callee->IgnoreParenImpCasts()))
-      if (const auto* vd = dyn_cast_or_null<VarDecl>(root_decl(me->getBase()))) state_.written_vars.insert(vd->getCanonicalDecl());
+      if (const auto* vd = dyn_cast_or_null<VarDecl>(root_decl(me->getBase())))
+        state_.written_vars.insert(vd->getCanonicalDecl());
   }
   if (!aten) {
     std::set<const ValueDecl*> all;
@@ -333,7 +364,8 @@ void Collector::mark_vars(const Stmt* s) {
 
 std::optional<std::string> Collector::dtype_constant(const Expr* a) const {
   a = a->IgnoreParenImpCasts();
-  if (const auto* ce = dyn_cast<CXXConstructExpr>(a); ce && ce->getNumArgs() == 1) a = ce->getArg(0)->IgnoreParenImpCasts();
+  if (const auto* ce = dyn_cast<CXXConstructExpr>(a); ce && ce->getNumArgs() == 1)
+    a = ce->getArg(0)->IgnoreParenImpCasts();
   if (const auto* dr = dyn_cast<DeclRefExpr>(a)) {
     const ValueDecl* d = dr->getDecl();
     if (isa<EnumConstantDecl>(d) || (isa<VarDecl>(d) && cast<VarDecl>(d)->getType().isConstQualified()))

@@ -91,7 +91,11 @@ enum class LoopKind { None, Loop };
 class Collector : public RecursiveASTVisitor<Collector> {
  public:
   Collector(ASTContext& ctx, CollectorInput& in)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), in_(in), facts_(*in.facts), mod_(facts_.modules[in.module]),
+      : ctx_(ctx),
+        sm_(ctx.getSourceManager()),
+        in_(in),
+        facts_(*in.facts),
+        mod_(facts_.modules[in.module]),
         main_(sm_.getMainFileID()) {}
 
   bool shouldVisitTemplateInstantiations() const { return false; }
@@ -176,7 +180,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<int> fn_stack_;
   FunctionState state_;
   int in_launch_args_ = 0;
-  std::map<const FunctionDecl*, int> function_index_;      // canonical decl -> facts index
+  std::map<const FunctionDecl*, int> function_index_;  // canonical decl -> facts index
   std::vector<std::pair<int, const FunctionDecl*>> pending_launch_kernels_;
   std::map<const VarDecl*, int> global_index_;
   std::set<const VarDecl*> mutated_globals_;
@@ -305,8 +309,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
   void add_construction(const CXXConstructExpr* e, const std::string& cls);
 
   // Precision conversions, launch APIs, and what a call does to the variables it names.
-  void note_call_effects(const Expr* call, const Expr* callee, const Resolution& r, const std::vector<const Expr*>& args,
-                         const std::vector<std::string>& names);
+  void note_call_effects(const Expr* call, const Expr* callee, const Resolution& r,
+                         const std::vector<const Expr*>& args, const std::vector<std::string>& names);
 
   void mark_vars(const Stmt* s);
 
@@ -337,7 +341,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   void add_chevron_launch(const CUDAKernelCallExpr* k);
 
-  void add_api_launch(const Expr* call, const LaunchApi& api, const std::vector<const Expr*>& args, const std::string& name);
+  void add_api_launch(const Expr* call, const LaunchApi& api, const std::vector<const Expr*>& args,
+                      const std::string& name);
 
   static std::string trim_grid(std::string s);
 

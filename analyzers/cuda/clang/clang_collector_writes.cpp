@@ -26,8 +26,10 @@ const ValueDecl* Collector::root_decl(const Expr* e) {
       continue;
     }
     if (const auto* b = dyn_cast<BinaryOperator>(e)) {
-      if (b->getLHS()->getType()->isPointerType() || b->getLHS()->isTypeDependent()) e = b->getLHS();
-      else e = b->getRHS();
+      if (b->getLHS()->getType()->isPointerType() || b->getLHS()->isTypeDependent())
+        e = b->getLHS();
+      else
+        e = b->getRHS();
       continue;
     }
     if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e); oc && oc->getNumArgs() > 0) {
@@ -60,8 +62,8 @@ bool Collector::writes_through_parameter(const FunctionDecl* fd) const {
   std::set<const ValueDecl*> derived;
   for (const ParmVarDecl* p : fd->parameters()) {
     QualType t = p->getType();
-    if (t->isPointerType() || t->isReferenceType() || t->isRecordType() || t->isDependentType() ||
-        t->isArrayType() || t->isTemplateTypeParmType())
+    if (t->isPointerType() || t->isReferenceType() || t->isRecordType() || t->isDependentType() || t->isArrayType() ||
+        t->isTemplateTypeParmType())
       derived.insert(p);
   }
   if (derived.empty() || !fd->getBody()) return false;
@@ -115,9 +117,10 @@ void Collector::scan_writes(const Stmt* s, std::set<const ValueDecl*>& derived, 
       }
       if (i < callee->getNumParams()) {
         QualType pt = callee->getParamDecl(i)->getType();
-        bool readonly = (pt->isPointerType() && pt->getPointeeType().isConstQualified()) ||
-                        (pt->isReferenceType() && pt.getNonReferenceType().isConstQualified()) ||
-                        (!pt->isPointerType() && !pt->isReferenceType() && !pt->isRecordType() && !pt->isDependentType());
+        bool readonly =
+            (pt->isPointerType() && pt->getPointeeType().isConstQualified()) ||
+            (pt->isReferenceType() && pt.getNonReferenceType().isConstQualified()) ||
+            (!pt->isPointerType() && !pt->isReferenceType() && !pt->isRecordType() && !pt->isDependentType());
         if (!readonly) found = true;
       } else if (callee->isVariadic() || callee->isTemplateInstantiation()) {
         found = true;
@@ -172,7 +175,8 @@ bool Collector::folds_to_zero(const Expr* e, int depth) const {
 bool Collector::folds_to_zero_var(const Expr* e, int depth) const {
   if (const auto* dr = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()))
     if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl()))
-      if (!isa<ParmVarDecl>(vd) && vd->getInit() && !mutated_locally(vd)) return folds_to_zero(vd->getInit(), depth + 1);
+      if (!isa<ParmVarDecl>(vd) && vd->getInit() && !mutated_locally(vd))
+        return folds_to_zero(vd->getInit(), depth + 1);
   return false;
 }
 
@@ -193,7 +197,8 @@ bool Collector::assigns_to(const Stmt* s, const VarDecl* vd) {
 
 std::string Collector::kernel_name(const Expr* callee, const FunctionDecl** decl) const {
   const Expr* c = callee->IgnoreParenCasts();
-  if (const auto* u = dyn_cast<UnaryOperator>(c); u && u->getOpcode() == UO_AddrOf) c = u->getSubExpr()->IgnoreParenCasts();
+  if (const auto* u = dyn_cast<UnaryOperator>(c); u && u->getOpcode() == UO_AddrOf)
+    c = u->getSubExpr()->IgnoreParenCasts();
   if (const auto* dr = dyn_cast<DeclRefExpr>(c)) {
     if (const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl())) {
       const FunctionDecl* pattern = fd->getTemplateInstantiationPattern();
@@ -204,8 +209,10 @@ std::string Collector::kernel_name(const Expr* callee, const FunctionDecl** decl
   if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(c)) {
     for (const NamedDecl* d : ul->decls()) {
       const NamedDecl* t = d->getUnderlyingDecl();
-      if (const auto* ft = dyn_cast<FunctionTemplateDecl>(t)) *decl = ft->getTemplatedDecl();
-      else if (const auto* fd = dyn_cast<FunctionDecl>(t)) *decl = fd;
+      if (const auto* ft = dyn_cast<FunctionTemplateDecl>(t))
+        *decl = ft->getTemplatedDecl();
+      else if (const auto* fd = dyn_cast<FunctionDecl>(t))
+        *decl = fd;
     }
     std::string q = unique_decl_name(ul);
     return q.empty() ? ul->getName().getAsString() : q;
@@ -227,7 +234,8 @@ void Collector::add_chevron_launch(const CUDAKernelCallExpr* k) {
   finish_launch(l, decl, k->getSourceRange());
 }
 
-void Collector::add_api_launch(const Expr* call, const LaunchApi& api, const std::vector<const Expr*>& args, const std::string& name) {
+void Collector::add_api_launch(const Expr* call, const LaunchApi& api, const std::vector<const Expr*>& args,
+                               const std::string& name) {
   Launch l;
   l.kind = LaunchKind::CudaApi;
   const FunctionDecl* decl = nullptr;
@@ -240,7 +248,8 @@ void Collector::add_api_launch(const Expr* call, const LaunchApi& api, const std
       if (folds_to_zero(args[api.grid_arg + i])) l.grid_empty = true;
     }
     l.grid = grid;
-    // The block follows the grid: cudaLaunchKernel(f, grid, block, ...), cuLaunchKernel(f, gx, gy, gz, bx, by, bz, ...).
+    // The block follows the grid: cudaLaunchKernel(f, grid, block, ...), cuLaunchKernel(f, gx, gy, gz, bx, by, bz,
+    // ...).
     for (int i = 0; i < api.grid_args; ++i) {
       size_t bi = api.grid_arg + api.grid_args + i;
       if (bi < args.size() && folds_to_zero(args[bi])) l.grid_empty = true;
@@ -271,7 +280,8 @@ void Collector::add_global(const VarDecl* vd) {
   QualType t = vd->getType();
   std::string kind;
   std::string spelled = t.getAsString();
-  if (is_tensor_type_name(type_name(t)) || spelled.find("Tensor") != std::string::npos) kind = "tensor";
+  if (is_tensor_type_name(type_name(t)) || spelled.find("Tensor") != std::string::npos)
+    kind = "tensor";
   else if (t->isPointerType() && !t->getPointeeType()->isFunctionType() &&
            !(t->getPointeeType()->isCharType() && t->getPointeeType().isConstQualified()))
     kind = "pointer";

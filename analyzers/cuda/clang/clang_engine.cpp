@@ -115,10 +115,11 @@ class ErrorRecorder : public clang::DiagnosticConsumer {
 class IncludeRecorder : public clang::PPCallbacks {
  public:
   IncludeRecorder(clang::SourceManager& sm, std::vector<std::pair<unsigned, std::string>>& out) : sm_(sm), out_(out) {}
-  void InclusionDirective(clang::SourceLocation hash, const clang::Token&, llvm::StringRef name, bool, clang::CharSourceRange,
-                          clang::OptionalFileEntryRef, llvm::StringRef, llvm::StringRef, const clang::Module*, bool,
-                          clang::SrcMgr::CharacteristicKind) override {
-    if (hash.isFileID() && sm_.getFileID(hash) == sm_.getMainFileID()) out_.emplace_back(sm_.getFileOffset(hash), name.str());
+  void InclusionDirective(clang::SourceLocation hash, const clang::Token&, llvm::StringRef name, bool,
+                          clang::CharSourceRange, clang::OptionalFileEntryRef, llvm::StringRef, llvm::StringRef,
+                          const clang::Module*, bool, clang::SrcMgr::CharacteristicKind) override {
+    if (hash.isFileID() && sm_.getFileID(hash) == sm_.getMainFileID())
+      out_.emplace_back(sm_.getFileOffset(hash), name.str());
   }
 
  private:
@@ -143,7 +144,8 @@ class CollectConsumer : public clang::ASTConsumer {
     // The per-file deadline and memory limit, checked between top-level declarations: returning
     // false makes the parser stop, and the pipeline reports the limit.
     if (context_) {
-      const auto ast = static_cast<int64_t>(context_->getASTAllocatedMemory() + context_->getSideTableAllocatedMemory());
+      const auto ast =
+          static_cast<int64_t>(context_->getASTAllocatedMemory() + context_->getSideTableAllocatedMemory());
       budget_charge(ast - state_.ast_bytes_charged);
       state_.ast_bytes_charged = ast;
     }
@@ -187,7 +189,8 @@ class CollectAction : public clang::ASTFrontendAction {
  public:
   explicit CollectAction(RunState& state) : state_(state) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
-    ci.getPreprocessor().addPPCallbacks(std::make_unique<IncludeRecorder>(ci.getSourceManager(), state_.input.includes));
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<IncludeRecorder>(ci.getSourceManager(), state_.input.includes));
     ci.getPreprocessor().addPPCallbacks(record_preprocessor(ci.getSourceManager(), state_.input.preprocessor));
     return std::make_unique<CollectConsumer>(state_, ci.getSourceManager());
   }
@@ -211,23 +214,34 @@ class WritePchAction : public clang::GeneratePCHAction {
 
 // ---- invocations ----
 
-std::string shim_dir_of(const CudaOptions& o) { return o.shim_dir.empty() ? kgate::default_shim_dir().string() : o.shim_dir; }
+std::string shim_dir_of(const CudaOptions& o) {
+  return o.shim_dir.empty() ? kgate::default_shim_dir().string() : o.shim_dir;
+}
 
 std::vector<std::string> shim_args(const std::string& shims) {
-  return {"clang++",
-          "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17", "-fsyntax-only",
-          "-w", "-Wno-unknown-cuda-version", "-ferror-limit=0", "-fno-spell-checking",
-          "-resource-dir", KGATE_CLANG_RESOURCE_DIR,
-          "-D__CUDACC__", "-D__NVCC__", "-DTORCH_EXTENSION_NAME=kgate_extension", "-DWITH_CUDA",
+  return {"clang++", "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17", "-fsyntax-only", "-w",
+          "-Wno-unknown-cuda-version", "-ferror-limit=0", "-fno-spell-checking", "-resource-dir",
+          KGATE_CLANG_RESOURCE_DIR, "-D__CUDACC__", "-D__NVCC__", "-DTORCH_EXTENSION_NAME=kgate_extension",
+          "-DWITH_CUDA",
           // The shims replace the C++ standard library too (see shims/std/kgate_std.h: speed).
           "-nostdinc++", "-isystem", shims + "/std", "-isystem", shims, "-idirafter", kMissingRoot};
 }
 
 // nvcc flags that name include paths, macros and the standard survive; the rest is nvcc's own.
 std::vector<std::string> rewrite_compile_command(const std::vector<std::string>& cmd) {
-  std::vector<std::string> out = {"clang++", "-x", "cuda", "--cuda-host-only", "-nocudalib", "-fsyntax-only",
-                                  "-w", "-Wno-unknown-cuda-version", "-ferror-limit=0",
-                                  "-resource-dir", KGATE_CLANG_RESOURCE_DIR, "-idirafter", kMissingRoot};
+  std::vector<std::string> out = {"clang++",
+                                  "-x",
+                                  "cuda",
+                                  "--cuda-host-only",
+                                  "-nocudalib",
+                                  "-fsyntax-only",
+                                  "-w",
+                                  "-Wno-unknown-cuda-version",
+                                  "-ferror-limit=0",
+                                  "-resource-dir",
+                                  KGATE_CLANG_RESOURCE_DIR,
+                                  "-idirafter",
+                                  kMissingRoot};
   for (size_t i = 1; i < cmd.size(); ++i) {
     const std::string& a = cmd[i];
     auto takes_next = [&](const char* flag) { return a == flag && i + 1 < cmd.size(); };
@@ -248,7 +262,8 @@ clang::IntrusiveRefCntPtr<clang::DiagnosticsEngine> quiet_diagnostics() {
   return clang::CompilerInstance::createDiagnostics(new clang::DiagnosticOptions(), &ignore, false);
 }
 
-std::shared_ptr<clang::CompilerInvocation> make_invocation(const std::vector<std::string>& args, const std::string& input) {
+std::shared_ptr<clang::CompilerInvocation> make_invocation(const std::vector<std::string>& args,
+                                                           const std::string& input) {
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   argv.push_back(input.c_str());
@@ -280,7 +295,8 @@ class Engine {
           ext != ".hpp")
         main_path += ".cu";
     } else {
-      main_path = std::string(kEmbeddedRoot) + "/module" + std::to_string(module) + (m.role == "cpp_sources" ? ".cpp" : ".cu");
+      main_path =
+          std::string(kEmbeddedRoot) + "/module" + std::to_string(module) + (m.role == "cpp_sources" ? ".cpp" : ".cu");
     }
 
     std::shared_ptr<clang::CompilerInvocation> inv;
@@ -297,9 +313,9 @@ class Engine {
       return false;
     }
 
-    const size_t sizes[] = {facts.functions.size(), facts.calls.size(), facts.launches.size(), facts.globals.size(),
-                            facts.casts.size(), facts.returns.size(), facts.strings.size(), facts.names.size(),
-                            facts.imports.size()};
+    const size_t sizes[] = {facts.functions.size(), facts.calls.size(), facts.launches.size(),
+                            facts.globals.size(),   facts.casts.size(), facts.returns.size(),
+                            facts.strings.size(),   facts.names.size(), facts.imports.size()};
     RunState state;
     state.input.host = &host;
     state.input.facts = &facts;
@@ -362,7 +378,8 @@ class Engine {
 
   static bool pch_failed(const ErrorRecorder& r) {
     for (const auto& e : r.errors)
-      if (e.message.find("precompiled") != std::string::npos || e.message.find(".pch") != std::string::npos) return true;
+      if (e.message.find("precompiled") != std::string::npos || e.message.find(".pch") != std::string::npos)
+        return true;
     return r.first_error.find("precompiled") != std::string::npos || r.first_error.find(".pch") != std::string::npos ||
            r.first_error.find("PCH") != std::string::npos;
   }
@@ -410,7 +427,8 @@ class Engine {
           if (!llvm::sys::fs::exists(pch_path_) && !build_pch(args, shims, pch_path_)) use_pch_ = false;
           if (use_pch_) b->getPreprocessorOpts().ImplicitPCHInclude = pch_path_;
         }
-        if (b && !(options.use_pch && use_pch_)) b->getPreprocessorOpts().Includes.push_back(shims + "/kgate_prelude.h");
+        if (b && !(options.use_pch && use_pch_))
+          b->getPreprocessorOpts().Includes.push_back(shims + "/kgate_prelude.h");
       }
       base = b;
     }
@@ -424,8 +442,9 @@ class Engine {
     std::string prelude = shims + "/kgate_prelude.h";
     auto inv = make_invocation(args, prelude);
     if (!inv) return false;
-    inv->getFrontendOpts().Inputs = {clang::FrontendInputFile(
-        prelude, clang::InputKind(clang::Language::CUDA, clang::InputKind::Source, false, clang::InputKind::HeaderUnit_None, true))};
+    inv->getFrontendOpts().Inputs = {
+        clang::FrontendInputFile(prelude, clang::InputKind(clang::Language::CUDA, clang::InputKind::Source, false,
+                                                           clang::InputKind::HeaderUnit_None, true))};
     inv->getFrontendOpts().ProgramAction = clang::frontend::GeneratePCH;
     std::string tmp = out + ".tmp" + std::to_string(getpid());
     clang::CompilerInstance ci(pch_ops_);

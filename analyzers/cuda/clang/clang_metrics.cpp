@@ -151,6 +151,7 @@ class StatementCounter : public RecursiveASTVisitor<StatementCounter> {
     if (!d->isImplicit() && is_declaration_line(d)) logical(d->getBeginLoc());
     return true;
   }
+
  private:
   bool decide(SourceLocation loc) {
     if (auto at = places_.written(loc)) decisions_.push_back(*at);
@@ -212,8 +213,15 @@ class TokenCounter {
   TokenCounter(const SourceManager& sm, const LangOptions& lang, IdentifierTable& idents, CppLedger& ledger,
                const PreprocessorRecord& pp, std::vector<unsigned>& decisions, std::vector<unsigned>& logical_lines,
                const std::vector<unsigned>& not_decisions)
-      : sm_(sm), lang_(lang), idents_(idents), ledger_(ledger), pp_(pp), decisions_(decisions),
-        logical_lines_(logical_lines), not_decisions_(not_decisions), main_(sm.getMainFileID()),
+      : sm_(sm),
+        lang_(lang),
+        idents_(idents),
+        ledger_(ledger),
+        pp_(pp),
+        decisions_(decisions),
+        logical_lines_(logical_lines),
+        not_decisions_(not_decisions),
+        main_(sm.getMainFileID()),
         buffer_(sm.getBufferData(main_)) {}
 
   void run() {
@@ -248,7 +256,8 @@ class TokenCounter {
   unsigned row(unsigned at) const { return sm_.getLineNumber(main_, at) - 1; }
 
   bool in_skipped(unsigned at) const {
-    return std::any_of(pp_.skipped.begin(), pp_.skipped.end(), [&](const auto& r) { return at >= r.first && at < r.second; });
+    return std::any_of(pp_.skipped.begin(), pp_.skipped.end(),
+                       [&](const auto& r) { return at >= r.first && at < r.second; });
   }
 
   TokenRole role(const Token& tok) const {
@@ -330,14 +339,16 @@ class TokenCounter {
     if (metrics::is_deciding_directive(name) && in_skipped(at)) decisions_.push_back(line_start(buffer_, at));
     if (metrics::is_logical_directive(name)) logical_lines_.push_back(at);
     lex(lexer, tok);
-    if (name == "if" || name == "elif" || name == "ifdef" || name == "ifndef" || name == "elifdef" || name == "elifndef") {
+    if (name == "if" || name == "elif" || name == "ifdef" || name == "ifndef" || name == "elifdef" ||
+        name == "elifndef") {
       for (; tok.isNot(tok::eof) && !tok.isAtStartOfLine(); lex(lexer, tok)) {
         const bool defined = tok.getIdentifierInfo() && tok.getIdentifierInfo()->getName() == "defined";
         add(tok, defined ? TokenRole::Operator : role(tok));
       }
       return;
     }
-    if ((name == "include" || name == "include_next" || name == "import") && tok.is(tok::less) && !tok.isAtStartOfLine()) {
+    if ((name == "include" || name == "include_next" || name == "import") && tok.is(tok::less) &&
+        !tok.isAtStartOfLine()) {
       const unsigned begin = offset(tok);
       unsigned end = begin + tok.getLength();
       for (lex(lexer, tok); tok.isNot(tok::eof) && !tok.isAtStartOfLine(); lex(lexer, tok)) {
@@ -391,7 +402,6 @@ class TokenCounter {
   FileID main_;
   StringRef buffer_;
 };
-
 
 }  // namespace
 

@@ -26,28 +26,42 @@ std::optional<LaunchApi> launch_api(std::string_view r) {
   if (r == "cuLaunchKernel" || r == "cuLaunchCooperativeKernel") return LaunchApi{0, 1, 3};
   if (r == "cuLaunchKernelEx") return LaunchApi{1, -1, 0};
   // HIP (load_inline on ROCm): hipLaunchKernelGGL(kernel, grid, block, shmem, stream, args...).
-  if (r == "hipLaunchKernelGGL" || r == "hipLaunchKernel" || r == "hipLaunchCooperativeKernel") return LaunchApi{0, 1, 1};
+  if (r == "hipLaunchKernelGGL" || r == "hipLaunchKernel" || r == "hipLaunchCooperativeKernel")
+    return LaunchApi{0, 1, 1};
   if (r == "hipModuleLaunchKernel") return LaunchApi{0, 1, 3};
   return std::nullopt;
 }
 
 std::optional<std::string> conversion_function_dtype(std::string_view r) {
   static const std::array<std::pair<std::string_view, std::string_view>, 28> table = {{
-      {"__float2half", "torch.float16"}, {"__float2half_rn", "torch.float16"},
-      {"__float2half_rz", "torch.float16"}, {"__float2half_rd", "torch.float16"},
-      {"__float2half_ru", "torch.float16"}, {"__float2half2_rn", "torch.float16"},
-      {"__floats2half2_rn", "torch.float16"}, {"__float22half2_rn", "torch.float16"},
-      {"__double2half", "torch.float16"}, {"__int2half_rn", "torch.float16"},
+      {"__float2half", "torch.float16"},
+      {"__float2half_rn", "torch.float16"},
+      {"__float2half_rz", "torch.float16"},
+      {"__float2half_rd", "torch.float16"},
+      {"__float2half_ru", "torch.float16"},
+      {"__float2half2_rn", "torch.float16"},
+      {"__floats2half2_rn", "torch.float16"},
+      {"__float22half2_rn", "torch.float16"},
+      {"__double2half", "torch.float16"},
+      {"__int2half_rn", "torch.float16"},
       {"__half2half2", "torch.float16"},
-      {"__float2bfloat16", "torch.bfloat16"}, {"__float2bfloat16_rn", "torch.bfloat16"},
-      {"__float2bfloat16_rz", "torch.bfloat16"}, {"__floats2bfloat162_rn", "torch.bfloat16"},
-      {"__float22bfloat162_rn", "torch.bfloat16"}, {"__double2bfloat16", "torch.bfloat16"},
+      {"__float2bfloat16", "torch.bfloat16"},
+      {"__float2bfloat16_rn", "torch.bfloat16"},
+      {"__float2bfloat16_rz", "torch.bfloat16"},
+      {"__floats2bfloat162_rn", "torch.bfloat16"},
+      {"__float22bfloat162_rn", "torch.bfloat16"},
+      {"__double2bfloat16", "torch.bfloat16"},
       {"__float2bfloat162_rn", "torch.bfloat16"},
-      {"__nv_cvt_float_to_fp8", "torch.float8_e4m3fn"}, {"__nv_cvt_float2_to_fp8x2", "torch.float8_e4m3fn"},
-      {"__nv_cvt_halfraw_to_fp8", "torch.float8_e4m3fn"}, {"__nv_cvt_bfloat16raw_to_fp8", "torch.float8_e4m3fn"},
-      {"wmma::__float_to_tf32", "tf32"}, {"nvcuda::wmma::__float_to_tf32", "tf32"},
-      {"__float_to_tf32", "tf32"}, {"cvt_rna_tf32", "tf32"},
-      {"__float2tf32", "tf32"}, {"__fp32_to_tf32", "tf32"},
+      {"__nv_cvt_float_to_fp8", "torch.float8_e4m3fn"},
+      {"__nv_cvt_float2_to_fp8x2", "torch.float8_e4m3fn"},
+      {"__nv_cvt_halfraw_to_fp8", "torch.float8_e4m3fn"},
+      {"__nv_cvt_bfloat16raw_to_fp8", "torch.float8_e4m3fn"},
+      {"wmma::__float_to_tf32", "tf32"},
+      {"nvcuda::wmma::__float_to_tf32", "tf32"},
+      {"__float_to_tf32", "tf32"},
+      {"cvt_rna_tf32", "tf32"},
+      {"__float2tf32", "tf32"},
+      {"__fp32_to_tf32", "tf32"},
   }};
   for (const auto& [name, dtype] : table)
     if (r == name) return std::string(dtype);
@@ -59,15 +73,15 @@ std::optional<std::string> low_precision_dtype(std::string_view n) {
     if (s.substr(0, prefix.size()) == prefix) s.remove_prefix(prefix.size());
     return s;
   };
-  for (std::string_view p : {"::", "at::", "c10::", "torch::", "ScalarType::", "nvcuda::wmma::", "wmma::",
-                             "precision::", "cutlass::"})
+  for (std::string_view p :
+       {"::", "at::", "c10::", "torch::", "ScalarType::", "nvcuda::wmma::", "wmma::", "precision::", "cutlass::"})
     n = strip(n, p);
   n = strip(n, "ScalarType::");
   if (n == "__half" || n == "half" || n == "__half2" || n == "half2" || n == "__half_raw" || n == "kHalf" ||
       n == "kFloat16" || n == "Half")
     return "torch.float16";
-  if (n == "__nv_bfloat16" || n == "__nv_bfloat162" || n == "nv_bfloat16" || n == "nv_bfloat162" ||
-      n == "kBFloat16" || n == "BFloat16" || n == "bfloat16_t")
+  if (n == "__nv_bfloat16" || n == "__nv_bfloat162" || n == "nv_bfloat16" || n == "nv_bfloat162" || n == "kBFloat16" ||
+      n == "BFloat16" || n == "bfloat16_t")
     return "torch.bfloat16";
   if (n == "half_t") return "torch.float16";
   if (n == "__nv_fp8_e4m3" || n == "kFloat8_e4m3fn" || n == "Float8_e4m3fn" || n == "float_e4m3_t")
@@ -99,8 +113,6 @@ bool is_recorded_construction(std::string_view c) {
          c == "c10::cuda::OptionalCUDAStreamGuard" || c == "std::packaged_task";
 }
 
-bool is_tensor_type_name(std::string_view t) {
-  return t.find("Tensor") != std::string_view::npos;
-}
+bool is_tensor_type_name(std::string_view t) { return t.find("Tensor") != std::string_view::npos; }
 
 }  // namespace kgate::cuda

@@ -83,8 +83,10 @@ void extract_facts(const SourceFile& host, FactSet& facts, std::vector<Diagnosti
     }
     std::string why = "Clang is not built into this binary";
     bool ok = false;
-    if (options.force_tree_sitter) why = "the tree-sitter engine was requested";
-    else if (g_clang_engine) ok = g_clang_engine(host, facts, i, options, why);
+    if (options.force_tree_sitter)
+      why = "the tree-sitter engine was requested";
+    else if (g_clang_engine)
+      ok = g_clang_engine(host, facts, i, options, why);
     if (!ok && budget_exhausted()) return;  // Clang stopped on the limit: no fallback, no warning
     if (!ok) {
       extract_module_tree_sitter(host, facts, i);
@@ -106,8 +108,7 @@ void extract_facts(const SourceFile& host, FactSet& facts, std::vector<Diagnosti
       facts.modules[i].joined.clear();
     }
   }
-  if (facts.modules[0].language != Language::Python)
-    facts.engine = any_clang ? "clang" : "tree-sitter-cuda";
+  if (facts.modules[0].language != Language::Python) facts.engine = any_clang ? "clang" : "tree-sitter-cuda";
 }
 
 namespace {
@@ -224,8 +225,8 @@ void link(FactSet& facts) {
     // A harness that names its entry functions (GPU MODE's custom_kernel) roots reachability there.
     for (size_t i = 0; i < n; ++i) {
       const auto& f = facts.functions[i];
-      if (f.kind == FunctionKind::Host && std::find(facts.cpp_entry_functions.begin(), facts.cpp_entry_functions.end(), f.name) !=
-                                              facts.cpp_entry_functions.end()) {
+      if (f.kind == FunctionKind::Host && std::find(facts.cpp_entry_functions.begin(), facts.cpp_entry_functions.end(),
+                                                    f.name) != facts.cpp_entry_functions.end()) {
         mark(static_cast<int>(i));
         any_entry = true;
       }
@@ -276,8 +277,7 @@ void link(FactSet& facts) {
   for (auto& c : facts.calls)
     if (cpp_function(c.function)) c.reachable = reach[c.function] && !c.guard.dead();
   for (auto& l : facts.launches)
-    if (l.kind != LaunchKind::Extension && cpp_function(l.function))
-      l.reachable = reach[l.function] && !l.guard.dead();
+    if (l.kind != LaunchKind::Extension && cpp_function(l.function)) l.reachable = reach[l.function] && !l.guard.dead();
   for (auto& c : facts.casts)
     if (cpp_function(c.function)) c.reachable = reach[c.function];
   for (auto& r : facts.returns)
@@ -356,8 +356,10 @@ std::vector<BrokenLink> broken_links(const FactSet& facts) {
           continue;
         }
         const Function& k = facts.functions[cl.kernel_function];
-        if (has_decorator(k, "no-pointer-write")) silent_kernel = k.qualname;
-        else ++writing_kernels;
+        if (has_decorator(k, "no-pointer-write"))
+          silent_kernel = k.qualname;
+        else
+          ++writing_kernels;
       }
     }
     const std::string& fn = facts.functions[l.kernel_function].qualname;

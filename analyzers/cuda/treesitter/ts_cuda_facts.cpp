@@ -41,14 +41,16 @@ std::string squeeze(std::string_view s) {
 
 bool is_ident(std::string_view s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; });
 }
 
 // Names that the cuBLAS headers define as macros of their _v2 entry points.
 std::string cublas_v2(const std::string& n) {
-  static const std::set<std::string> v2 = {"cublasCreate", "cublasDestroy", "cublasSetStream", "cublasGetStream",
-                                           "cublasSgemm", "cublasDgemm", "cublasSgemv", "cublasSaxpy", "cublasSdot",
-                                           "cublasSscal", "cublasSetPointerMode", "cublasSetWorkspace"};
+  static const std::set<std::string> v2 = {"cublasCreate",    "cublasDestroy",        "cublasSetStream",
+                                           "cublasGetStream", "cublasSgemm",          "cublasDgemm",
+                                           "cublasSgemv",     "cublasSaxpy",          "cublasSdot",
+                                           "cublasSscal",     "cublasSetPointerMode", "cublasSetWorkspace"};
   return v2.count(n) ? n + "_v2" : n;
 }
 
@@ -145,7 +147,8 @@ class TsCollector {
       auto a = namespace_alias_.find(head);
       if (a != namespace_alias_.end()) q = a->second + q.substr(p);
     } else {
-      if (auto u = using_decl_.find(q); u != using_decl_.end()) q = u->second;
+      if (auto u = using_decl_.find(q); u != using_decl_.end())
+        q = u->second;
       else if (auto m = macros_.find(q); m != macros_.end() && !m->second.function_like && is_ident(m->second.body))
         q = m->second.body;
     }
@@ -157,9 +160,11 @@ class TsCollector {
   // `MK(Create, WithFlags)` with `#define MK(a, b) cudaStream##a##b` -> "cudaStreamCreateWithFlags".
   std::optional<std::string> expand_pasting(const std::string& name, TSNode args) const {
     auto it = macros_.find(name);
-    if (it == macros_.end() || !it->second.function_like || it->second.body.find("##") == std::string::npos) return std::nullopt;
+    if (it == macros_.end() || !it->second.function_like || it->second.body.find("##") == std::string::npos)
+      return std::nullopt;
     std::vector<std::string> values;
-    for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) values.push_back(squeeze(str(ts_node_named_child(args, i))));
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i)
+      values.push_back(squeeze(str(ts_node_named_child(args, i))));
     std::string body = it->second.body;
     std::string out;
     size_t i = 0;
@@ -209,7 +214,8 @@ class TsCollector {
   static bool returns_or_throws(TSNode s) {
     std::string_view t = ts::type(s);
     if (t == "return_statement" || t == "throw_statement") return true;
-    if (t == "expression_statement" && ts_node_named_child_count(s) > 0 && is(ts_node_named_child(s, 0), "throw_expression"))
+    if (t == "expression_statement" && ts_node_named_child_count(s) > 0 &&
+        is(ts_node_named_child(s, 0), "throw_expression"))
       return true;
     return false;
   }
@@ -328,10 +334,12 @@ class TsCollector {
     uint32_t before = ts_node_start_byte(n);
     std::string prefix(text_.substr(before >= 24 ? before - 24 : 0, before >= 24 ? 24 : before));
     std::string all = prefix + head;
-    if (head.find("__global__") != std::string::npos || prefix.find("__global__") != std::string::npos) f.kind = FunctionKind::CudaGlobal;
+    if (head.find("__global__") != std::string::npos || prefix.find("__global__") != std::string::npos)
+      f.kind = FunctionKind::CudaGlobal;
     else if (all.find("__device__") != std::string::npos && all.find("__host__") == std::string::npos)
       f.kind = FunctionKind::CudaDevice;
-    else f.kind = FunctionKind::Host;
+    else
+      f.kind = FunctionKind::Host;
     TSNode fdecl = function_declarator(decl);
     TSNode params = field(fdecl, "parameters");
     std::vector<std::string> pointer_params;
@@ -395,12 +403,52 @@ class TsCollector {
   // global layouts (`const __grid_constant__ globals g`, written with kittens::store(g.c, ...)), CuTe
   // tensors, structs of pointers. Only scalar types are known to carry none.
   bool carries_pointers(TSNode param) const {
-    static const std::set<std::string, std::less<>> scalars = {
-        "int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "size_t", "int8_t",
-        "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "half", "__half",
-        "__nv_bfloat16", "__half2", "__nv_bfloat162", "float2", "float3", "float4", "int2", "int3", "int4",
-        "uint2", "uint3", "uint4", "dim3", "const", "volatile", "__restrict__", "__grid_constant__", "unsigned int",
-        "long long", "unsigned long", "unsigned long long", "ptrdiff_t", "int64", "uint", "__nv_fp8_e4m3", "__nv_fp8_e5m2"};
+    static const std::set<std::string, std::less<>> scalars = {"int",
+                                                               "unsigned",
+                                                               "signed",
+                                                               "long",
+                                                               "short",
+                                                               "char",
+                                                               "float",
+                                                               "double",
+                                                               "bool",
+                                                               "size_t",
+                                                               "int8_t",
+                                                               "int16_t",
+                                                               "int32_t",
+                                                               "int64_t",
+                                                               "uint8_t",
+                                                               "uint16_t",
+                                                               "uint32_t",
+                                                               "uint64_t",
+                                                               "half",
+                                                               "__half",
+                                                               "__nv_bfloat16",
+                                                               "__half2",
+                                                               "__nv_bfloat162",
+                                                               "float2",
+                                                               "float3",
+                                                               "float4",
+                                                               "int2",
+                                                               "int3",
+                                                               "int4",
+                                                               "uint2",
+                                                               "uint3",
+                                                               "uint4",
+                                                               "dim3",
+                                                               "const",
+                                                               "volatile",
+                                                               "__restrict__",
+                                                               "__grid_constant__",
+                                                               "unsigned int",
+                                                               "long long",
+                                                               "unsigned long",
+                                                               "unsigned long long",
+                                                               "ptrdiff_t",
+                                                               "int64",
+                                                               "uint",
+                                                               "__nv_fp8_e4m3",
+                                                               "__nv_fp8_e5m2"};
     TSNode type = field(param, "type");
     if (ts_node_is_null(type)) return false;
     const std::string t = squeeze(str(type));
@@ -426,7 +474,8 @@ class TsCollector {
           break;
         }
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) alias_locals(ts_node_named_child(n, i), pointers, depth + 1);
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      alias_locals(ts_node_named_child(n, i), pointers, depth + 1);
   }
 
   static bool mentions(const std::string& text, const std::string& name) {
@@ -446,11 +495,16 @@ class TsCollector {
     for (int d = 0; d < 32 && !ts_node_is_null(e); ++d) {
       std::string_view t = ts::type(e);
       if (t == "identifier") return str(e);
-      if (t == "subscript_expression" || t == "field_expression") e = field(e, "argument");
-      else if (t == "pointer_expression") e = field(e, "argument");
-      else if (t == "parenthesized_expression" || t == "cast_expression") e = ts_node_named_child(e, ts_node_named_child_count(e) - 1);
-      else if (t == "binary_expression") e = field(e, "left");
-      else return {};
+      if (t == "subscript_expression" || t == "field_expression")
+        e = field(e, "argument");
+      else if (t == "pointer_expression")
+        e = field(e, "argument");
+      else if (t == "parenthesized_expression" || t == "cast_expression")
+        e = ts_node_named_child(e, ts_node_named_child_count(e) - 1);
+      else if (t == "binary_expression")
+        e = field(e, "left");
+      else
+        return {};
     }
     return {};
   }
@@ -458,7 +512,9 @@ class TsCollector {
   bool writes_in(TSNode n, const std::vector<std::string>& pointers, int depth) const {
     if (depth > 300 || ts_node_is_null(n)) return false;
     std::string_view t = ts::type(n);
-    auto is_pointer = [&](const std::string& r) { return std::find(pointers.begin(), pointers.end(), r) != pointers.end(); };
+    auto is_pointer = [&](const std::string& r) {
+      return std::find(pointers.begin(), pointers.end(), r) != pointers.end();
+    };
     if (t == "assignment_expression") {
       TSNode left = field(n, "left");
       if (!is(left, "identifier") && is_pointer(root_name(left))) return true;
@@ -512,8 +568,10 @@ class TsCollector {
       bool is_const = str(n).find("const") != std::string::npos && str(n).find("const") < str(n).find(var);
       if (global && !is_const && !ts_node_is_null(name)) {
         std::string kind;
-        if (type.find("Tensor") != std::string::npos) kind = "tensor";
-        else if (pointer && type.find("char") == std::string::npos) kind = "pointer";
+        if (type.find("Tensor") != std::string::npos)
+          kind = "tensor";
+        else if (pointer && type.find("char") == std::string::npos)
+          kind = "pointer";
         if (!kind.empty()) {
           GlobalState gs;
           gs.name = var;
@@ -634,14 +692,16 @@ class TsCollector {
     if (is(fn, "field_expression")) {
       std::string base = root_name(field(fn, "argument"));
       const auto& params = current() >= 0 ? facts_.functions[current()].params : std::vector<std::string>{};
-      c.receiver = std::find(params.begin(), params.end(), base) != params.end() ? ReceiverKind::Param : ReceiverKind::Value;
+      c.receiver =
+          std::find(params.begin(), params.end(), base) != params.end() ? ReceiverKind::Param : ReceiverKind::Value;
       if (!c.method.empty() && c.method.back() == '_' && c.resolved.rfind("at::", 0) == 0) written_vars_.insert(base);
     } else if (c.resolved.find("::") != std::string::npos) {
       c.receiver = ReceiverKind::Module;
     }
     std::vector<TSNode> arg_nodes;
     for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) arg_nodes.push_back(ts_node_named_child(args, i));
-    bool aten = c.resolved.rfind("at::", 0) == 0 || c.resolved.rfind("c10::", 0) == 0 || c.resolved.rfind("torch::", 0) == 0;
+    bool aten =
+        c.resolved.rfind("at::", 0) == 0 || c.resolved.rfind("c10::", 0) == 0 || c.resolved.rfind("torch::", 0) == 0;
     for (TSNode a : arg_nodes) {
       std::string at = str(a);
       if (is(a, "string_literal") && at.size() >= 2) c.string_args.push_back(at.substr(1, at.size() - 2));
@@ -650,7 +710,8 @@ class TsCollector {
         while (q < at.size() && (std::isalnum(static_cast<unsigned char>(at[q])) || at[q] == '_')) ++q;
         if (q > p) {
           std::string w = at.substr(p, q - p);
-          if ((w.rfind("cuda", 0) == 0 || w.rfind("CU", 0) == 0 || w.rfind("cudnn", 0) == 0 || w.rfind("CUDNN", 0) == 0) &&
+          if ((w.rfind("cuda", 0) == 0 || w.rfind("CU", 0) == 0 || w.rfind("cudnn", 0) == 0 ||
+               w.rfind("CUDNN", 0) == 0) &&
               std::find(c.keywords.begin(), c.keywords.end(), w) == c.keywords.end())
             c.keywords.push_back(w);
           if (!aten) written_vars_.insert(w);
@@ -664,7 +725,8 @@ class TsCollector {
     if (auto dt = conversion_function_dtype(c.resolved)) {
       // __float2half(0.0f): a constant in the target type, not a conversion of computed values.
       const bool literal = !arg_nodes.empty() && std::all_of(arg_nodes.begin(), arg_nodes.end(), [&](TSNode a) {
-        while (ts_node_named_child_count(a) == 1 && (ts::type(a) == "unary_expression" || ts::type(a) == "parenthesized_expression"))
+        while (ts_node_named_child_count(a) == 1 &&
+               (ts::type(a) == "unary_expression" || ts::type(a) == "parenthesized_expression"))
           a = ts_node_named_child(a, 0);
         return ts::type(a) == "number_literal";
       });

@@ -41,7 +41,9 @@ int measured_named(const FactSet& f, const std::string& name) {
 
 class ClangMetrics : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(clang_available()) << "kgate_clang is linked but clang_init() did not register it"; }
+  void SetUp() override {
+    ASSERT_TRUE(clang_available()) << "kgate_clang is linked but clang_init() did not register it";
+  }
 };
 
 TEST_F(ClangMetrics, KernelDecisionsTokensAndLines) {

@@ -16,7 +16,9 @@ using testing::line_of;
 #ifdef KGATE_HAVE_CLANG
 class ClangResolution : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(clang_available()) << "kgate_clang is linked but clang_init() did not register it"; }
+  void SetUp() override {
+    ASSERT_TRUE(clang_available()) << "kgate_clang is linked but clang_init() did not register it";
+  }
 };
 
 TEST_F(ClangResolution, MatmulThroughUsingNamespaceAliasMacroAndPasting) {

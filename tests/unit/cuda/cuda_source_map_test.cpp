@@ -38,13 +38,14 @@ FactSet embed(const SourceFile& host, const std::string& open_quote) {
 }
 
 TEST(CudaSourceMap, CallInEmbeddedStringMapsToPythonLine) {
-  const std::string py = "import torch\n"
-                         "src = r\"\"\"\n"
-                         "#include <torch/extension.h>\n"
-                         "torch::Tensor fwd(torch::Tensor a) {\n"
-                         "    return at::matmul(a, a);\n"
-                         "}\n"
-                         "\"\"\"\n";
+  const std::string py =
+      "import torch\n"
+      "src = r\"\"\"\n"
+      "#include <torch/extension.h>\n"
+      "torch::Tensor fwd(torch::Tensor a) {\n"
+      "    return at::matmul(a, a);\n"
+      "}\n"
+      "\"\"\"\n";
   SourceFile host("/tmp/sub.py", py);
   FactSet f = embed(host, "src = r\"\"\"");
   std::vector<Diagnostic> diags;
