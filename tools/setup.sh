@@ -8,7 +8,7 @@ cd "$root"
 # --- Debian packages (pinned by the Debian 12 release and its updates) ---
 apt_packages=(
   build-essential cmake ninja-build ccache pkg-config python3-venv
-  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clang-tidy-19 libclang-rt-19-dev
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clang-tidy-19 clang-format-19 libclang-rt-19-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libvalijson-dev
   libseccomp-dev pybind11-dev pybind11-json-dev libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev chromium libmuparser-dev libmimalloc-dev
