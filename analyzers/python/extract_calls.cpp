@@ -15,6 +15,13 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   TSNode fn = ts::field(node, "function");
   TSNode args = ts::field(node, "arguments");
   uint32_t start = ts_node_start_byte(node);
+  // NAME.append(...) / extend / insert: what a list gathers (a pointer table built in a loop).
+  if (ts::is(fn, "attribute") && ts::is(ts::field(fn, "object"), "identifier") && !ts_node_is_null(args)) {
+    const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
+    if (method == "append" || method == "extend" || method == "insert")
+      container_fills_.push_back({scope, std::string(ts::text(ts::field(fn, "object"), src_)), ts_node_start_byte(args),
+                                  ts_node_end_byte(args)});
+  }
 
   // Triton launch: kernel[grid](...); the same shape launches a Numba CUDA kernel.
   if (ts::is(fn, "subscript")) {
@@ -508,7 +515,7 @@ void Extractor::mark_args_written(TSNode args, int scope, bool launch) {
 // (x.data_ptr(), y.data_ptr()), or a name bound to such a wrapper (`c_ = from_dlpack(c)`). The
 // wrapped tensor is the one the kernel writes.
 void Extractor::mark_written_deep(int scope, TSNode expr, int depth, bool launch) {
-  if (ts_node_is_null(expr) || depth > 4) return;
+  if (ts_node_is_null(expr) || depth > 6) return;
   note_written(scope, expr);
   if (ts::is(expr, "call")) {
     TSNode args = ts::field(expr, "arguments");
@@ -526,8 +533,16 @@ void Extractor::mark_written_deep(int scope, TSNode expr, int depth, bool launch
   } else if (ts::is(expr, "identifier")) {
     auto it = scopes_[scope].bindings.find(std::string(ts::text(expr, src_)));
     if (it == scopes_[scope].bindings.end()) return;
-    for (const Binding& b : it->second)
-      if (!ts_node_is_null(b.expr) && ts::is(b.expr, "call")) mark_written_deep(scope, b.expr, depth + 1, launch);
+    for (const Binding& b : it->second) {
+      if (ts_node_is_null(b.expr)) continue;
+      if (ts::is(b.expr, "call")) mark_written_deep(scope, b.expr, depth + 1, launch);
+      // A list handed to a launch (or to the call that builds its argument, torch.tensor(table)) is a
+      // table for the kernel: what its literal holds and what is appended to it are launch arguments.
+      if (launch && (ts::is(b.expr, "list") || ts::is(b.expr, "tuple"))) {
+        note_launch_arguments(b.expr);
+        launch_containers_.emplace_back(scope, std::string(ts::text(expr, src_)));
+      }
+    }
   }
 }
 

@@ -341,7 +341,47 @@ void Extractor::finish_globals() {
       if (name == g.name && fn >= 0 && facts_.functions[fn].reachable) g.mutated_in_forward = true;
 }
 
+// A list gathered for a launch (a pointer table) is the kernel's argument only while nothing else reads
+// it: every other mention of its name in its scope is a fill (NAME.append), a binding, or sits in a
+// launch's argument list. `key = tuple(table)` or `table == last` makes it a key too.
+bool Extractor::only_launch_uses(int scope, const std::string& name) const {
+  const int fn = scopes_[scope].function;
+  TSNode body = fn >= 0 ? function_nodes_[fn] : root_;
+  if (ts_node_is_null(body)) return false;
+  const auto in_launch = [&](uint32_t at) {
+    return std::any_of(launch_arg_ranges_.begin(), launch_arg_ranges_.end(),
+                       [&](const auto& r) { return at > r.first && at < r.second; });
+  };
+  TSTreeCursor cursor = ts_tree_cursor_new(body);
+  bool ok = true;
+  for (bool more = true; more && ok;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    if (ts::is(node, "identifier") && ts::text(node, src_) == name) {
+      TSNode parent = ts::parent(node);
+      const bool fill = ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), node) &&
+                        ts::is(ts::parent(parent), "call");
+      const bool bound = ts::is(parent, "assignment") && ts_node_eq(ts::field(parent, "left"), node);
+      const bool parameter = ts::is(parent, "parameters");
+      if (!fill && !bound && !parameter && !in_launch(ts_node_start_byte(node))) ok = false;
+    }
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor))
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        more = false;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cursor);
+  return ok;
+}
+
 void Extractor::finish_launch_arguments() {
+  std::vector<std::pair<uint32_t, uint32_t>> tables;
+  for (const auto& [scope, name] : launch_containers_)
+    if (only_launch_uses(scope, name))
+      for (const ContainerFill& fill : container_fills_)
+        if (fill.scope == scope && fill.name == name) tables.emplace_back(fill.begin, fill.end);
+  launch_arg_ranges_.insert(launch_arg_ranges_.end(), tables.begin(), tables.end());
   for (size_t i = 0; i < facts_.calls.size(); ++i)
     for (const auto& [begin, end] : launch_arg_ranges_)
       if (call_start_[i] > begin && call_start_[i] < end) facts_.calls[i].launch_argument = true;

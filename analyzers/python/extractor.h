@@ -335,6 +335,7 @@ class Extractor {
   void finish_returns();
   void finish_handlers();
   void finish_globals();
+  bool only_launch_uses(int scope, const std::string& name) const;
   void finish_launch_arguments();
   void decide_format();
 
@@ -348,7 +349,16 @@ class Extractor {
   std::unordered_map<std::string, int> extension_by_sibling_;  // module name -> extension index
   const HarnessProfile* profile_ = nullptr;
   std::vector<std::pair<int, std::string>> output_params_;  // (entry function, parameter) the profile names outputs
-  std::vector<std::pair<uint32_t, uint32_t>> launch_arg_ranges_;            // byte ranges of launch argument lists
+  std::vector<std::pair<uint32_t, uint32_t>> launch_arg_ranges_;  // byte ranges of launch argument lists
+  // Lists filled in place (NAME.append(...)), and the lists a launch's arguments are built from.
+  struct ContainerFill {
+    int scope;
+    std::string name;
+    uint32_t begin, end;  // the byte range of the fill's argument list
+  };
+  std::vector<ContainerFill> container_fills_;
+  std::vector<std::pair<int, std::string>> launch_containers_;              // (scope, name)
+  TSNode root_{};                                                           // the module, for scans of its scope
   std::unordered_map<std::string, std::vector<Binding>> element_bindings_;  // container text -> stored values
   std::unordered_map<int, std::vector<Binding>> return_exprs_;              // function -> returned expressions
   std::unordered_map<std::string, Value> kernel_elements_;                  // memo of kernel_element

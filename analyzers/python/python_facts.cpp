@@ -15,6 +15,7 @@ namespace kgate::python {
 namespace detail {
 
 void Extractor::run(TSNode root) {
+  root_ = root;
   scopes_.push_back(Scope{});  // module scope
   collect(root, 0, -1);
   classify_functions();

@@ -69,6 +69,22 @@ def _copy_through_pointers(x):
     # A pointer handed through ctypes to a library's kernel is the kernel's argument, not a key.
     # ok: identity-cache-key
     lib.copy_raw(p(x.data_ptr()), ctypes.c_void_p(y.data_ptr()), ctypes.c_int64(x.numel()))
+    # A pointer table for a grouped kernel: the addresses of several tensors, gathered into a list that
+    # becomes the kernel's int64 argument, recognise nothing.
+    table = []
+    for t in (x, y):
+        # ok: identity-cache-key
+        table.append((t.data_ptr(), t.numel()))
+    ptrs = torch.tensor(table, dtype=torch.int64, device=x.device)
+    # ok: identity-cache-key
+    inline_ptrs = torch.tensor([x.data_ptr(), y.data_ptr()], dtype=torch.int64)
+    _ext.copy_raw(ptrs.data_ptr(), inline_ptrs.data_ptr(), 2)
+    # The same gathering, but the list is then compared with one kept from an earlier call: a key.
+    seen = []
+    # ruleid: identity-cache-key
+    seen.append(x.data_ptr())
+    if seen == _LAST:
+        return y
     # ruleid: identity-cache-key
     hit = _RESULTS.get(x.data_ptr())
     # ruleid: identity-cache-key
@@ -80,6 +96,7 @@ def _copy_through_pointers(x):
 
 
 _RESULTS = {}
+_LAST = []
 
 
 def _remember(ptr):

@@ -306,16 +306,17 @@ TEST(ShippedPolicies, EveryPolicyLoadsAndTheDefaultsHoldTheirPromises) {
     EXPECT_EQ(policy->chain.front(), "kernelbench") << name;
   }
   auto kernelbench = *load_policy(dir, "kernelbench");
-  for (const char* allowed :
-       {"torch.empty_like", "torch.zeros", "torch.Tensor.view", "torch.Tensor.contiguous", "torch.Tensor.size",
-        "torch.cuda.current_stream", "torch.Tensor.data_ptr", "torch.Tensor.new_zeros"})
+  for (const char* allowed : {"torch.empty_like", "torch.zeros", "torch.Tensor.view", "torch.Tensor.contiguous",
+                              "torch.Tensor.size", "torch.cuda.current_stream", "torch.Tensor.data_ptr",
+                              "torch.Tensor.new_zeros", "torch.arange", "torch.tensor", "torch.cat"})
     EXPECT_TRUE(kernelbench.allows(allowed)) << allowed;
   for (const char* compute : {"torch.matmul", "torch.Tensor.sum", "torch.nn.functional.relu", "torch.Tensor.cpu",
-                              "torch.Tensor.item", "torch.arange", "operator.matmul", "torch.nn.Linear"})
+                              "torch.Tensor.item", "torch.cumsum", "operator.matmul", "torch.nn.Linear"})
     EXPECT_FALSE(kernelbench.allows(compute)) << compute;
   auto mm = *load_policy(dir, "matrix-multiply");
   EXPECT_TRUE(mm.forbids("torch.matmul"));
   EXPECT_TRUE(mm.allows("torch.empty"));
+  EXPECT_TRUE(load_policy(dir, "spatial-ops")->forbids("torch.cat"));  // concatenation is that category's core
   EXPECT_EQ(default_policy_name(ingest::FileKind::Python), "kernelbench");
   EXPECT_EQ(default_policy_name(ingest::FileKind::Cuda), "repository");
 }
