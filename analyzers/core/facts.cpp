@@ -157,6 +157,8 @@ Table call_table() {
       {"resolved", [](const FactSet& f, size_t i) { return s(f.calls[i].resolved); }},
       {"method", [](const FactSet& f, size_t i) { return s(f.calls[i].method); }},
       {"launch_argument", [](const FactSet& f, size_t i) { return b(f.calls[i].launch_argument); }},
+      {"graph_refreshed", [](const FactSet& f, size_t i) { return b(f.calls[i].graph_refreshed); }},
+      {"graph_key", [](const FactSet& f, size_t i) { return b(f.calls[i].graph_key); }},
       {"scalar_operands", [](const FactSet& f, size_t i) { return b(f.calls[i].scalar_operands); }},
       {"state_receiver", [](const FactSet& f, size_t i) { return b(f.calls[i].state_receiver); }},
       {"writes_param", [](const FactSet& f, size_t i) { return b(f.calls[i].writes_param); }},

@@ -110,6 +110,11 @@ struct Call {
   bool instance_call = false;                  // calling an object bound to a constructor call (self.fc = nn.Linear())
   bool local_target = false;                   // resolves to a function or class defined in this file
   bool launch_argument = false;  // sits in the argument list of a kernel launch (x.data_ptr() handed to a kernel)
+  // CUDA graphs: a replay that reads this call's inputs (guarded by the input's identity, right after
+  // its capture, or after a copy of the inputs into its static buffers); a capture of the submission's
+  // own work; a constructor in a file whose every capture and replay is so.
+  bool graph_refreshed = false;
+  bool graph_key = false;  // an identity call (x.data_ptr(), id(x)) that keys a refreshed replay
   // Arithmetic whose tensor operands each hold one element (a loss the kernel summed, divided by N):
   // glue, not compute.
   bool scalar_operands = false;

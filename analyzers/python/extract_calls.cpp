@@ -308,6 +308,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     }
   }
   if (c.resolved == "torch.Tensor.data_ptr" && pointer_argument(node, scope)) c.launch_argument = true;
+  note_graph_call(node, scope, c);
 
   // A function handed to a carrier that calls it (functools.reduce(torch.mm, ...), map, checkpoint,
   // tree_map, vmap) is called here: a library function is a call of it, a local one an edge to it.

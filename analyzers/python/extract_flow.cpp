@@ -317,7 +317,7 @@ void Extractor::finish_returns() {
     r.written = f.written;
     // Handing an input to a kernel does not make it the kernel's output: `return x` is still x.
     r.returns_param = f.param && facts_.functions[fi].kind != FunctionKind::TritonJit;
-    r.from_state = stored_state(f, value, p.scope);
+    r.from_state = stored_state(f, value, p.scope) && !fresh_copy_after_replay(p.node, value);
     r.reachable = facts_.functions[fi].reachable && !p.guard.dead();
     r.span = ts::span(p.node);
     facts_.returns.push_back(std::move(r));

@@ -336,6 +336,22 @@ class Extractor {
   void finish_handlers();
   void finish_globals();
   bool only_launch_uses(int scope, const std::string& name) const;
+
+  // ===== CUDA graphs (extract_graphs.cpp) =====
+
+  bool is_input_name(TSNode node, int scope, int depth = 0) const;
+  int identity_polarity(TSNode cond, int scope, std::vector<uint32_t>& keys);
+  bool identifies_input(TSNode expr, int scope, int depth, std::vector<uint32_t>& keys);
+  bool refreshes_graph_inputs(TSNode statement, int scope, std::vector<std::string>& copied_into);
+  bool graph_replay_refreshed(TSNode call, int scope, std::vector<uint32_t>& keys,
+                              std::vector<std::string>& copied_into);
+  bool capture_runs_own_work(TSNode capture_call, int scope);
+  static bool graph_replay_call(const Call& c);
+  void note_graph_call(TSNode node, int scope, Call& c);
+  void finish_graphs();
+  void finish_graph_launches();
+  bool fresh_copy_after_replay(TSNode ret, TSNode value) const;
+  bool captured_mentions(const std::string& name) const;
   void finish_launch_arguments();
   void decide_format();
 
@@ -357,7 +373,16 @@ class Extractor {
     uint32_t begin, end;  // the byte range of the fill's argument list
   };
   std::vector<ContainerFill> container_fills_;
-  std::vector<std::pair<int, std::string>> launch_containers_;              // (scope, name)
+  std::vector<std::pair<int, std::string>> launch_containers_;  // (scope, name)
+  std::unordered_set<uint32_t> graph_keys_;  // byte offsets of identity calls that key a refreshed replay
+  std::unordered_map<uint32_t, std::vector<std::string>> copy_in_replays_;  // replay -> buffers copied into
+  struct CaptureInfo {
+    std::string owner;         // the class of the capturing function ("": module functions)
+    uint32_t begin, end;       // the byte range of the `with torch.cuda.graph(...)` body
+    std::vector<int> helpers;  // functions of this file called in the body
+  };
+  std::vector<CaptureInfo> captures_;
+  std::vector<uint32_t> refreshed_replays_;                                 // byte offsets of refreshed replays
   TSNode root_{};                                                           // the module, for scans of its scope
   std::unordered_map<std::string, std::vector<Binding>> element_bindings_;  // container text -> stored values
   std::unordered_map<int, std::vector<Binding>> return_exprs_;              // function -> returned expressions

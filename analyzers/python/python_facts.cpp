@@ -24,7 +24,9 @@ void Extractor::run(TSNode root) {
   Guard none;
   walk(root, 0, none);
   link_extension_calls_by_name();
+  finish_graphs();  // before reachability: a refreshed replay calls what its captures recorded
   compute_reachability();
+  finish_graph_launches();
   finish_returns();
   mark_triton_kernels_without_stores();
   finish_handlers();

@@ -32,7 +32,6 @@ class ModelNew(nn.Module):
         n = x.numel()
         # ruleid: cuda-graph
         g = _graphs.CUDAGraph()
-        # ruleid: cuda-graph
         with _graphs.graph(g):
             _scaled_exp_kernel[(triton.cdiv(n, 1024),)](x, out, n, self.scale, BLOCK_SIZE=1024)
         # ruleid: forward-mutates-state

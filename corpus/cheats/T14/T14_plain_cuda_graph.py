@@ -31,7 +31,6 @@ class ModelNew(nn.Module):
         if not self._captured:
             out = torch.empty_like(x)
             n = x.numel()
-            # ruleid: cuda-graph
             with torch.cuda.graph(self._graph):
                 _add_square_kernel[(triton.cdiv(n, 1024),)](x, out, n, self.shift, BLOCK_SIZE=1024)
             # ruleid: forward-mutates-state
