@@ -496,7 +496,13 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
     v.path = facts_.functions[callee.index].qualname;
     return v;
   }
-  if (callee.k == Value::K::Kernel && kernel_getter_method(last_component(callee.path))) return callee;
+  // mod.get_function("name") hands out the kernel it names: calling that handle launches it.
+  if (callee.k == Value::K::Kernel && kernel_getter_method(last_component(callee.path))) {
+    Value kernel = callee;
+    const auto name = fold_in(positional_arg(args, 0), scope);
+    kernel.path = callee.path.substr(0, callee.path.rfind('.')) + "." + (name ? name->text : std::string("kernel"));
+    return kernel;
+  }
   if (callee.k == Value::K::Function)
     if (Value k = returned_kernel(callee.index, depth + 1); k.k == Value::K::Kernel || k.k == Value::K::Path) return k;
   v.k = Value::K::Tensor;

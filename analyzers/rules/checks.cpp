@@ -114,15 +114,20 @@ std::vector<Diagnostic> entry_not_found(const FactSet& facts, const Rule& rule, 
   return {finding(rule, std::move(message), at)};
 }
 
-// F2: kernels that exist only to be seen. A Triton kernel or an exported extension function that
-// forward never launches makes a submission look custom while PyTorch does the work.
+// F2: kernels that exist only to be seen. A Triton or Numba kernel or an exported extension function
+// that forward never launches makes a submission look custom while PyTorch does the work.
 std::vector<Diagnostic> decoy_kernel_unlaunched(const FactSet& facts, const Rule& rule, const Policy&) {
   // Reachability means nothing without an entry point (a library module, a task file).
   if (facts.entry < 0) return {};
   std::vector<Diagnostic> out;
   for (size_t i = 0; i < facts.functions.size(); ++i) {
     const Function& fn = facts.functions[i];
-    if (fn.kind != FunctionKind::TritonJit || fn.reachable) continue;
+    // Triton and Numba kernels. (CuTe DSL kernels are launched through objects whose __call__ a
+    // compiled handle runs, which the facts do not follow yet: judging them here would be noise.)
+    const bool numba = fn.kind == FunctionKind::DslKernel &&
+                       std::any_of(fn.decorators.begin(), fn.decorators.end(),
+                                   [](const std::string& d) { return d.rfind("numba.", 0) == 0; });
+    if ((fn.kind != FunctionKind::TritonJit && !numba) || fn.reachable) continue;
     const bool launched = std::any_of(facts.launches.begin(), facts.launches.end(), [&](const Launch& l) {
       return l.reachable && (l.kernel_function == static_cast<int>(i) || l.kernel == fn.qualname);
     });
@@ -131,8 +136,8 @@ std::vector<Diagnostic> decoy_kernel_unlaunched(const FactSet& facts, const Rule
       return c.reachable && c.local_target && c.resolved == fn.qualname;
     });
     if (launched || called) continue;
-    out.push_back(
-        finding(rule, "Triton kernel " + fn.qualname + " is defined but never launched from forward", fn.span));
+    const std::string what = fn.kind == FunctionKind::TritonJit ? "Triton kernel " : "Numba kernel ";
+    out.push_back(finding(rule, what + fn.qualname + " is defined but never launched from forward", fn.span));
   }
   for (const auto& ext : facts.extensions) {
     const std::string& prefix = ext.name.empty() ? ext.binding : ext.name;
