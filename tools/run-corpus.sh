@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: installs and builds KernelGate (tools/setup.sh), runs the static gate over corpus/,
 # and checks the outcome per corpus folder: every honest/ file must pass and every cheats/<technique>/
-# file must be rejected. Exit 0 when that holds, 1 when it does not (or kgate itself failed).
+# file must be rejected, and every directory under submissions/ must get the verdict its EXPECT file
+# names when checked as one submission. Exit 0 when that holds, 1 when it does not (or kgate itself failed).
 # Usage: tools/run-corpus.sh [CORPUS_DIR]   (env: KGATE_BUILD_DIR, default build)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -78,7 +79,8 @@ groups = {}  # group -> {want, files, ok, bad: [(path, verdict, rules)]}
 for entry in report.get("files", []):
     rel = os.path.relpath(os.path.abspath(entry["path"]), corpus_abs)
     # runtime/ holds runtime cheats (judged by `kgate run`); the static gate may or may not flag them.
-    if rel.split(os.sep)[0] == "runtime":
+    # submissions/ holds directories judged as one submission each (step 3).
+    if rel.split(os.sep)[0] in ("runtime", "submissions"):
         continue
     group, want = group_of(rel.split(os.sep))
     row = groups.setdefault(group, {"want": want, "files": 0, "ok": 0, "bad": []})
@@ -139,3 +141,8 @@ print("run-corpus: " + ("every honest file passed, every cheat was rejected or u
                         if ok else "the corpus did NOT come out as labelled"))
 sys.exit(0 if ok else 1)
 PY
+
+# 3. Directories judged as one submission each (kgate check --submission), against their EXPECT files.
+echo
+echo "== submissions: $kgate check --submission $corpus/submissions/*/*/"
+bash tests/cli/submission_test.sh "$kgate" "$corpus"

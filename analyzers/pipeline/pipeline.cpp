@@ -95,7 +95,8 @@ void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoi
 // strings. Findings in them point at the load call. A file that is not there, or too large, leaves
 // the extension unresolved (extension-sources-unresolved), never a crash or a pass.
 void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::Limits& limits,
-                          const std::vector<std::pair<std::string, std::string>>& sidecars) {
+                          const std::vector<std::pair<std::string, std::string>>& sidecars,
+                          std::vector<std::string>& read) {
   const std::filesystem::path dir = std::filesystem::path(file.path).parent_path();
   for (size_t e = 0; e < facts.extensions.size(); ++e) {
     Extension& ext = facts.extensions[e];
@@ -113,6 +114,7 @@ void read_sibling_sources(const SourceFile& file, FactSet& facts, const ingest::
       if (!text) {
         const auto size = std::filesystem::file_size(path, ec);
         if (!ec && size <= limits.max_file_bytes) text = read_file_text(path);
+        if (text) read.push_back(path.lexically_normal().string());
       }
       if (!text) {
         ext.sources_unresolved = true;
@@ -292,6 +294,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
                   : ingest::read_source(path, {}, context.limits, produced, false);
   }
 
+  std::vector<std::pair<std::string, std::string>> python_sidecars;  // a bundle's .py sidecars
   if (source) {
     try {
       if (kind == ingest::FileKind::Python) {
@@ -301,7 +304,10 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
         if (!bundle.sidecars.empty()) source = SourceFile(source->path, std::move(bundle.host));
         python::extract_facts(*source, context.limits, facts, produced, context.harness,
                               sibling_modules(path, bundle.sidecars, context.limits));
-        read_sibling_sources(*source, facts, context.limits, bundle.sidecars);
+        read_sibling_sources(*source, facts, context.limits, bundle.sidecars, result.sources_read);
+        for (auto& [name, text] : bundle.sidecars)
+          if (ingest::kind_from_path(name) == ingest::FileKind::Python)
+            python_sidecars.emplace_back(name, std::move(text));
       }
       extract_cpp_facts(*source, facts, produced, context);
       metrics::measure_cpp(*source, facts);
@@ -366,9 +372,19 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   std::sort(findings.begin(), findings.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return std::tie(a.span.line, a.span.col, a.rule, a.message) < std::tie(b.span.line, b.span.col, b.rule, b.message);
   });
+  // A bundle's Python sidecars (helpers.py that solution.py imports) are judged too, as files of their
+  // own named `<bundle>::<sidecar>`: module-level rules run on them, and what they find counts for the
+  // bundle. That they have no entry of their own is not a finding.
+  for (const auto& [name, text] : python_sidecars) {
+    if (abandoned) break;
+    const FileResult side = analyze(path + "::" + name, text, context, nullptr);
+    for (const Diagnostic& d : side.findings)
+      if (d.rule != "entry-not-found" && d.rule != "modelnew-missing") findings.push_back(d);
+  }
   result.rejected =
       std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.severity == Severity::Error; });
   result.verdict = verdict_of(facts, findings, source.has_value() && !abandoned);
+  result.entry_found = facts.entry >= 0;
   result.findings = std::move(findings);
   result.metrics = basic_metrics(source, facts);
   if (keep_facts) *keep_facts = std::move(facts);

@@ -34,6 +34,11 @@ struct FileResult {
   // The kernels the submission defines itself (CUDA __global__ and @triton.jit functions): the runtime
   // tells the candidate's own kernels from library kernels in its CUPTI trace by these names.
   std::vector<std::string> kernels;
+  // Whether the harness's entry was found in the file (ModelNew.forward, custom_kernel, ...), and the
+  // files beside it that its analysis read as its own sources (load(sources=[...]), a sibling
+  // PYBIND11 module it imports): `check --submission` folds a directory's results with these.
+  bool entry_found = false;
+  std::vector<std::string> sources_read;
 };
 
 struct AnalysisContext {

@@ -15,6 +15,9 @@ nlohmann::json file_to_json(const FileResult& file) {
                         {"end_col", d.span.end_col},
                         {"fingerprint", d.fingerprint},
                         {"engine", d.engine}});
+    // A finding in another file than the result's own: a bundle's sidecar (`solution.py::helpers.py`),
+    // or a file of a submission directory (check --submission).
+    if (!d.path.empty() && d.path != file.path) findings.back()["path"] = d.path;
   }
   return {{"path", file.path},
           {"format", std::string(to_string(file.format))},

@@ -33,7 +33,8 @@ struct RunSummary {
 RunSummary summarize(const std::vector<FileResult>& results);
 
 // gcc style: `path:line:col: severity: message [rule-id]`, then the summary and a count per rule.
-void write_text(std::ostream& out, const std::vector<FileResult>& results);
+// `unit` names what each result is in the summary line: "file", or "submission" (check --submission).
+void write_text(std::ostream& out, const std::vector<FileResult>& results, std::string_view unit = "file");
 
 // One file's object of the JSON report: {path, format, verdict, findings:[...], metrics}.
 nlohmann::json file_to_json(const FileResult& file);

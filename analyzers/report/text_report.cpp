@@ -40,7 +40,7 @@ std::string plural(size_t n, std::string_view word) {
 
 }  // namespace
 
-void write_text(std::ostream& out, const std::vector<FileResult>& results) {
+void write_text(std::ostream& out, const std::vector<FileResult>& results, std::string_view unit) {
   for (const auto& file : results) {
     for (const auto& d : file.findings) {
       out << d.path << ':' << d.span.line << ':' << d.span.col << ": " << to_string(d.severity) << ": " << d.message
@@ -57,7 +57,7 @@ void write_text(std::ostream& out, const std::vector<FileResult>& results) {
     out << file.verdict << ": " << file.path
         << " (harness: " << (file.harness.empty() ? "none recognised" : file.harness) << ")\n";
   }
-  out << "\nkgate: " << plural(s.files, "file") << " checked, " << s.rejected << " rejected";
+  out << "\nkgate: " << plural(s.files, unit) << " checked, " << s.rejected << " rejected";
   if (s.unjudged) out << ", " << s.unjudged << " unjudged";
   if (s.not_a_submission) out << ", " << s.not_a_submission << " not a submission";
   out << "; " << plural(s.errors, "error") << ", " << plural(s.warnings, "warning") << ", " << plural(s.notes, "note")

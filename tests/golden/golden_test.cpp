@@ -169,10 +169,14 @@ class Golden : public ::testing::Test {
 TEST_F(Golden, Corpus) {
   Tally tally;
   std::vector<fs::path> files;
-  // corpus/runtime/ holds runtime cheats, judged by `kgate run` (tests/runtime), not by their static findings.
+  // corpus/runtime/ holds runtime cheats, judged by `kgate run` (tests/runtime), not by their static findings;
+  // corpus/submissions/ holds directories judged as one submission each (tests/cli/submission_test.sh).
   const auto runtime_corpus = root_ / "corpus" / "runtime";
+  const auto submissions = root_ / "corpus" / "submissions";
   for (const auto& e : fs::recursive_directory_iterator(root_ / "corpus")) {
-    if (e.is_regular_file() && analysable(e.path()) && !is_under(e.path(), runtime_corpus)) files.push_back(e.path());
+    if (e.is_regular_file() && analysable(e.path()) && !is_under(e.path(), runtime_corpus) &&
+        !is_under(e.path(), submissions))
+      files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 60u) << "the corpus must hold at least 60 submissions";

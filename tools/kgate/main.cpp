@@ -29,6 +29,7 @@
 #include "analyzers/pipeline/gate_context.h"
 #include "analyzers/pipeline/inspect.h"
 #include "analyzers/pipeline/pipeline.h"
+#include "analyzers/pipeline/submission.h"
 #include "analyzers/report/report.h"
 #include "analyzers/rules/checks.h"
 #include "analyzers/rules/policy.h"
@@ -96,6 +97,7 @@ struct CheckOptions {
   std::string fail_on = "error";
   std::string config_file;
   bool dump_config = false;
+  bool submission = false;  // each PATH is a directory judged as one submission
   std::string rules_dir;
   std::vector<std::string> only;
   uint64_t max_file_bytes = kgate::ingest::Limits{}.max_file_bytes;
@@ -207,16 +209,30 @@ int run_check(const CheckOptions& options) {
   kgate::GateContext& cache = *made;
   if (options.dump_config) return dump_config(options, cache, rules_dir);
   if (options.paths.empty()) return usage_error("check: no PATH given");
-  auto items = collect_items(options, cache);
-  if (!items) return usage_error(items.error());
-  const std::vector<kgate::FileResult> results = kgate::analyze_batch(*items, options.jobs);
+  std::vector<kgate::FileResult> results;
+  if (options.submission) {
+    // Each directory is one submission: its files are analysed as a batch, then folded (submission.h).
+    for (const auto& dir : options.paths) {
+      std::error_code ec;
+      if (!fs::is_directory(dir, ec)) return usage_error("--submission: not a directory: " + dir);
+      CheckOptions one = options;
+      one.paths = {dir};
+      auto items = collect_items(one, cache);
+      if (!items) return usage_error(items.error());
+      results.push_back(kgate::fold_submission(dir, kgate::analyze_batch(*items, options.jobs)));
+    }
+  } else {
+    auto items = collect_items(options, cache);
+    if (!items) return usage_error(items.error());
+    results = kgate::analyze_batch(*items, options.jobs);
+  }
 
   if (options.format == "json")
     std::cout << kgate::to_json(results).dump() << "\n";  // one line: for scripts (jq . pretty-prints)
   else if (options.format == "sarif")
     std::cout << kgate::to_sarif(results, &gate->rules, KGATE_VERSION, fs::current_path().string()).dump(2) << "\n";
   else
-    kgate::write_text(std::cout, results);
+    kgate::write_text(std::cout, results, options.submission ? "submission" : "file");
 
   const kgate::Severity threshold = kgate::parse_severity(options.fail_on).value_or(kgate::Severity::Error);
   for (const auto& result : results)
@@ -580,6 +596,9 @@ int main(int argc, char** argv) {
       ->add_option("-p,--compile-commands", check.compile_commands,
                    "directory holding compile_commands.json: raw C++ files parse with their real flags and headers")
       ->check(CLI::ExistingDirectory);
+  check_cmd->add_flag("--submission", check.submission,
+                      "each PATH is a directory holding one submission (solution.py with its sidecar files, helper "
+                      "modules, the harness's task.py): one verdict per directory");
   check_cmd->add_option("PATH", check.paths, "files or directories");
 
   bool validate = false;
