@@ -352,10 +352,8 @@ bool Extractor::only_launch_uses(int scope, const std::string& name) const {
     return std::any_of(launch_arg_ranges_.begin(), launch_arg_ranges_.end(),
                        [&](const auto& r) { return at > r.first && at < r.second; });
   };
-  TSTreeCursor cursor = ts_tree_cursor_new(body);
   bool ok = true;
-  for (bool more = true; more && ok;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
+  ts::preorder(body, [&](TSNode node) {
     if (ts::is(node, "identifier") && ts::text(node, src_) == name) {
       TSNode parent = ts::parent(node);
       const bool fill = ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), node) &&
@@ -364,14 +362,8 @@ bool Extractor::only_launch_uses(int scope, const std::string& name) const {
       const bool parameter = ts::is(parent, "parameters");
       if (!fill && !bound && !parameter && !in_launch(ts_node_start_byte(node))) ok = false;
     }
-    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor))
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        more = false;
-        break;
-      }
-  }
-  ts_tree_cursor_delete(&cursor);
+    return ok;
+  });
   return ok;
 }
 

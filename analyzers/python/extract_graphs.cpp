@@ -16,7 +16,9 @@ namespace kgate::python::detail {
 
 namespace {
 
-bool is_capture_path(const std::string& path) { return path == "torch.cuda.graph" || path == "torch.cuda.graphs.graph"; }
+bool is_capture_path(const std::string& path) {
+  return path == "torch.cuda.graph" || path == "torch.cuda.graphs.graph";
+}
 
 }  // namespace
 
@@ -28,8 +30,8 @@ bool Extractor::is_input_name(TSNode node, int scope, int depth) const {
   if (f.k == Found::K::Param && f.scope == scope) return true;
   if (f.k != Found::K::Binding || f.scope != scope || !f.bindings || f.bindings->empty()) return false;
   static const std::unordered_set<std::string_view> views = {
-      "contiguous", "view",    "reshape", "to",      "float",   "half",   "bfloat16", "clone", "detach",
-      "flatten",    "squeeze", "unsqueeze", "permute", "transpose", "t", "expand",   "narrow", "cuda"};
+      "contiguous", "view",    "reshape",   "to",      "float",     "half", "bfloat16", "clone",  "detach",
+      "flatten",    "squeeze", "unsqueeze", "permute", "transpose", "t",    "expand",   "narrow", "cuda"};
   bool from_input = false;
   for (const Binding& b : *f.bindings) {
     TSNode root = b.expr;
@@ -37,7 +39,8 @@ bool Extractor::is_input_name(TSNode node, int scope, int depth) const {
            views.count(ts::text(ts::field(ts::field(root, "function"), "attribute"), src_)))
       root = ts::field(ts::field(root, "function"), "object");
     // `offs = offs.to(torch.int32)`: a view of the name's earlier binding.
-    if (ts::is(root, "identifier") && ts::text(root, src_) == ts::text(node, src_) && !ts_node_eq(root, b.expr)) continue;
+    if (ts::is(root, "identifier") && ts::text(root, src_) == ts::text(node, src_) && !ts_node_eq(root, b.expr))
+      continue;
     if (ts_node_is_null(root) || ts_node_eq(root, node) || !is_input_name(root, scope, depth + 1)) return false;
     from_input = true;
   }
@@ -86,9 +89,7 @@ bool Extractor::identifies_input(TSNode expr, int scope, int depth, std::vector<
   if (ts_node_is_null(expr) || depth > 3) return false;
   bool found = false;
   std::vector<uint32_t> identity_calls;
-  TSTreeCursor cursor = ts_tree_cursor_new(expr);
-  for (bool more = true; more;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
+  ts::preorder(expr, [&](TSNode node) {
     if (ts::is(node, "comparison_operator")) {
       bool identity = false;
       for (uint32_t i = 0; i < ts::count(node); ++i) {
@@ -113,14 +114,8 @@ bool Extractor::identifies_input(TSNode expr, int scope, int depth, std::vector<
           if (!ts_node_is_null(b.expr) && !ts_node_eq(b.expr, expr) && identifies_input(b.expr, scope, depth + 1, keys))
             found = true;
     }
-    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor))
-      if (!ts_tree_cursor_goto_parent(&cursor) || ts_node_eq(ts_tree_cursor_current_node(&cursor), expr)) {
-        more = false;
-        break;
-      }
-  }
-  ts_tree_cursor_delete(&cursor);
+    return true;
+  });
   if (found) keys.insert(keys.end(), identity_calls.begin(), identity_calls.end());
   return found;
 }
@@ -226,11 +221,11 @@ bool Extractor::capture_runs_own_work(TSNode capture_call, int scope) {
   if (ts_node_is_null(body)) return false;
   const int fn_index = fn_of(scope);
   CaptureInfo capture{fn_index >= 0 ? facts_.functions[fn_index].class_name : std::string(),
-                      ts_node_start_byte(body), ts_node_end_byte(body), {}};
+                      ts_node_start_byte(body),
+                      ts_node_end_byte(body),
+                      {}};
   bool own = false;
-  TSTreeCursor cursor = ts_tree_cursor_new(body);
-  for (bool more = true; more;) {
-    TSNode node = ts_tree_cursor_current_node(&cursor);
+  ts::preorder(body, [&](TSNode node) {
     if (ts::is(node, "call")) {
       TSNode fn = ts::field(node, "function");
       if (ts::is(fn, "subscript")) {
@@ -242,23 +237,19 @@ bool Extractor::capture_runs_own_work(TSNode capture_call, int scope) {
         if (callee.k == Value::K::Function && callee.index >= 0 &&
             callee.index < static_cast<int>(function_nodes_.size()) && !ts_node_is_null(function_nodes_[callee.index]))
           capture.helpers.push_back(callee.index);
-        own = own || (path.rfind("torch.", 0) != 0 && path.rfind("builtins.", 0) != 0 &&
-                      path.rfind("math.", 0) != 0 && path != "operator.matmul");
+        own = own || (path.rfind("torch.", 0) != 0 && path.rfind("builtins.", 0) != 0 && path.rfind("math.", 0) != 0 &&
+                      path != "operator.matmul");
       }
     }
-    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cursor))
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        more = false;
-        break;
-      }
-  }
-  ts_tree_cursor_delete(&cursor);
+    return true;
+  });
   captures_.push_back(std::move(capture));
   return own;
 }
 
-bool Extractor::graph_replay_call(const Call& c) { return c.method == "replay" || c.resolved == "torch.cuda.CUDAGraph.replay"; }
+bool Extractor::graph_replay_call(const Call& c) {
+  return c.method == "replay" || c.resolved == "torch.cuda.CUDAGraph.replay";
+}
 
 void Extractor::note_graph_call(TSNode node, int scope, Call& c) {
   if (graph_replay_call(c)) {

@@ -82,6 +82,20 @@ inline std::vector<TSNode> named_children(TSNode node) {
   return out;
 }
 
+// Visits `root` and every node below it in pre-order, iteratively (hostile nesting cannot overflow the
+// stack); `visit(node)` returns false to stop the walk.
+template <typename Visit>
+void preorder(TSNode root, Visit&& visit) {
+  if (ts_node_is_null(root)) return;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  for (bool more = true; more;) {
+    if (!visit(ts_tree_cursor_current_node(&cursor))) break;
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (more && !ts_tree_cursor_goto_next_sibling(&cursor)) more = ts_tree_cursor_goto_parent(&cursor);
+  }
+  ts_tree_cursor_delete(&cursor);
+}
+
 // Parses text, giving up (nullptr) once the thread's FileBudget is spent: tree-sitter calls back
 // every few hundred parse steps, so a deadline or memory limit stops a slow parse in time. A parser
 // that gave up must be reset (ts_parser_reset) before its next parse.
