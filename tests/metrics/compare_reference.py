@@ -82,8 +82,21 @@ def python_functions(tree):
     return {(n.lineno, n.name): n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
 
+def bundle_host(src):
+    """A bundle (solution.py, then its sidecars under `# ===== sidecar: NAME ...` banners, each framed by
+    a line of '#' and '='; analyzers/ingest/bundle.h) is measured on its host text, as kgate judges it:
+    the text before the first banner's block."""
+    lines = src.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.startswith("# ===== sidecar: "):
+            above = lines[i - 1].strip() if i > 0 else ""
+            framed = above.startswith("#") and set(above) <= set("#= ") and above.count("=") >= 5
+            return "".join(lines[:i - 1 if framed else i])
+    return src
+
+
 def compare_python(path, result):
-    src = path.read_text()
+    src = bundle_host(path.read_text())
     tree = ast.parse(src)
     kgate = {(f["line"], f["name"]): f for f in result["functions"] if f["language"] == "python" and f["kind"] != "lambda"}
     radon = radon_functions(cc_visit(src))
@@ -220,7 +233,9 @@ COUNTED_FIELDS = ("cyclomatic", "operators_distinct", "operands_distinct", "oper
 def compare_counters(path, clang, tree_sitter):
     """The Clang and tree-sitter-cuda counters implement the same rules: equal counts on every C++
     function and module. Listed difference: a statement Clang rejects (an undeclared name) and drops
-    from its AST is no logical line in Clang's count, so there Clang's LLOC is lower, and only LLOC."""
+    from its AST is no logical line in Clang's count, so there Clang's LLOC is lower, and the operators
+    and operands of what it dropped are missing from its Halstead counts; cyclomatic complexity must
+    still agree."""
     for kind in ("functions", "modules"):
         def cpp(result):
             return {(x["line"], x.get("name")): x for x in result[kind] or []
@@ -240,6 +255,11 @@ def compare_counters(path, clang, tree_sitter):
                 tally[f"C++ {kind}: Clang counts = tree-sitter counts"] += 1
             elif differ == ["lloc"] and ours[key]["lloc"] < theirs[key]["lloc"]:
                 tally[f"C++ {kind}: Clang LLOC below tree-sitter's (listed: dropped invalid statements)"] += 1
+            elif "lloc" in differ and ours[key]["lloc"] < theirs[key]["lloc"] and "cyclomatic" not in differ:
+                # Statements Clang dropped take their operators and operands with them (code against
+                # headers the shims lack: ThunderKittens' types and calls); the branches still agree.
+                tally[f"C++ {kind}: Clang LLOC and Halstead counts below tree-sitter's (listed: dropped "
+                      "invalid statements)"] += 1
             else:
                 fail(f"{path}:{key[0]}: {key[1]}: Clang and tree-sitter counts differ in {differ}: "
                      f"{[ours[key][f] for f in differ]} vs {[theirs[key][f] for f in differ]}")

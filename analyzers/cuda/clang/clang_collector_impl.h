@@ -257,6 +257,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool writes_through_parameter(const FunctionDecl* fd) const;
 
   static bool contains_errors(const Stmt* s);
+  bool body_has_errors(const FunctionDecl* fd) const;
 
   void scan_writes(const Stmt* s, std::set<const ValueDecl*>& derived, bool& found) const;
 

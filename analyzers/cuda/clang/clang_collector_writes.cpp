@@ -69,10 +69,24 @@ bool Collector::writes_through_parameter(const FunctionDecl* fd) const {
   if (derived.empty() || !fd->getBody()) return false;
   // A body Clang could not fully resolve (headers the shims lack: ThunderKittens, CUTLASS
   // internals) is not proof of writing nothing: "writes nothing" is claimed only on what resolved.
-  if (contains_errors(fd->getBody())) return true;
+  if (contains_errors(fd->getBody()) || body_has_errors(fd)) return true;
   bool found = false;
   scan_writes(fd->getBody(), derived, found);
   return found;
+}
+
+// Whether Clang reported an error inside the function's body. It recovers from some errors by dropping
+// the statement whole (a call through an undeclared namespace, `warp::store(g.out, tile, ...)` under
+// `using namespace kittens`; a declaration of an unknown type, `tile_gl g{x.data_ptr(), ...}`), which
+// leaves no expression behind to hold the error: what the body does there is unknown.
+bool Collector::body_has_errors(const FunctionDecl* fd) const {
+  if (!fd || !fd->getBody()) return false;
+  const SourceLocation body_begin = sm_.getExpansionLoc(fd->getBody()->getBeginLoc());
+  const SourceLocation body_end = sm_.getExpansionLoc(fd->getBody()->getEndLoc());
+  if (sm_.getFileID(body_begin) != main_ || sm_.getFileID(body_end) != main_) return false;
+  const unsigned begin = sm_.getFileOffset(body_begin), end = sm_.getFileOffset(body_end);
+  return std::any_of(in_.errors.begin(), in_.errors.end(),
+                     [&](const ClangError& e) { return e.offset >= begin && e.offset <= end; });
 }
 
 bool Collector::contains_errors(const Stmt* s) {
@@ -381,7 +395,8 @@ void Collector::add_return(const PendingReturn& pr, int fn) {
   if (d && isa<ParmVarDecl>(d)) r.returns_param = true;
   if (const auto* vd = dyn_cast_or_null<VarDecl>(d)) {
     if (vd->hasGlobalStorage()) r.from_state = true;
-    if (state_.written_vars.count(vd->getCanonicalDecl())) r.written = true;
+    // A body with statements Clang dropped may write the buffer there: not proof of "unwritten".
+    if (state_.written_vars.count(vd->getCanonicalDecl()) || body_has_errors(fd)) r.written = true;
   }
   if (!d) {
     // A call result returned directly: written when it is not an ATen factory.
