@@ -20,6 +20,11 @@ bool is_capture_path(const std::string& path) {
   return path == "torch.cuda.graph" || path == "torch.cuda.graphs.graph";
 }
 
+// Whose graphs a capture or replay in `function` belongs to: its class ("" for module functions).
+std::string graph_owner(const FactSet& facts, int function) {
+  return function >= 0 ? facts.functions[function].class_name : std::string();
+}
+
 }  // namespace
 
 // A parameter of this function, or a local bound only to a view or copy of one
@@ -220,10 +225,7 @@ bool Extractor::capture_runs_own_work(TSNode capture_call, int scope) {
   TSNode body = ts::field(at, "body");
   if (ts_node_is_null(body)) return false;
   const int fn_index = fn_of(scope);
-  CaptureInfo capture{fn_index >= 0 ? facts_.functions[fn_index].class_name : std::string(),
-                      ts_node_start_byte(body),
-                      ts_node_end_byte(body),
-                      {}};
+  CaptureInfo capture{graph_owner(facts_, fn_index), ts_node_start_byte(body), ts_node_end_byte(body), {}};
   bool own = false;
   ts::preorder(body, [&](TSNode node) {
     if (ts::is(node, "call")) {
@@ -269,9 +271,6 @@ void Extractor::note_graph_call(TSNode node, int scope, Call& c) {
 void Extractor::finish_graphs() {
   // A copy of the input into a buffer refreshes a replay when some capture of the file reads that
   // buffer (`self.static_x.copy_(x)`, captured as `kernel(self.static_x, ...)`).
-  const auto owner = [&](const Call& c) {
-    return c.function >= 0 ? facts_.functions[c.function].class_name : std::string();
-  };
   std::unordered_map<std::string, std::pair<bool, bool>> by_owner;  // class -> (replays, all refreshed)
   for (size_t i = 0; i < facts_.calls.size(); ++i) {
     Call& c = facts_.calls[i];
@@ -280,20 +279,20 @@ void Extractor::finish_graphs() {
                                       [&](const std::string& name) { return captured_mentions(name); });
     if (graph_keys_.count(call_start_[i])) c.graph_key = true;
     if (!graph_replay_call(c) && !is_capture_path(c.resolved)) continue;
-    auto& [replays, all_refreshed] = by_owner.try_emplace(owner(c), false, true).first->second;
+    auto& [replays, all_refreshed] = by_owner.try_emplace(graph_owner(facts_, c.function), false, true).first->second;
     if (graph_replay_call(c)) replays = true;
     if (!c.graph_refreshed) all_refreshed = false;
     if (graph_replay_call(c) && c.graph_refreshed) {
       refreshed_replays_.push_back(call_start_[i]);
       // A refreshed replay runs what its class's captures recorded: their helpers are called from here.
       for (const CaptureInfo& capture : captures_)
-        if (capture.owner == owner(c))
+        if (capture.owner == graph_owner(facts_, c.function))
           for (int h : capture.helpers) add_edge(c.function, h, edge_dead(c.guard));
     }
   }
   for (Call& c : facts_.calls) {
     if (c.resolved != "torch.cuda.CUDAGraph" && c.resolved != "torch.cuda.graph_pool_handle") continue;
-    const auto it = by_owner.find(owner(c));
+    const auto it = by_owner.find(graph_owner(facts_, c.function));
     if (it != by_owner.end() && it->second.first && it->second.second) c.graph_refreshed = true;
   }
 }
@@ -324,8 +323,7 @@ bool Extractor::captured_mentions(const std::string& name) const {
 void Extractor::finish_graph_launches() {
   std::unordered_set<std::string> replayed;  // owners with a refreshed replay on the entry's path
   for (const Call& c : facts_.calls)
-    if (graph_replay_call(c) && c.graph_refreshed && c.reachable)
-      replayed.insert(c.function >= 0 ? facts_.functions[c.function].class_name : std::string());
+    if (graph_replay_call(c) && c.graph_refreshed && c.reachable) replayed.insert(graph_owner(facts_, c.function));
   for (const CaptureInfo& capture : captures_) {
     if (!replayed.count(capture.owner)) continue;
     for (size_t l = 0; l < facts_.launches.size(); ++l)
