@@ -248,6 +248,10 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
   } else if (t == "augmented_assignment") {
     // `x += y`: x is no longer the constant it was bound to (a flag, a source string).
     bind_target(ts::field(node, "left"), TSNode{}, scope, class_index);
+    if (TSNode left = ts::field(node, "left"); ts::is(left, "identifier")) {
+      const std::string name(ts::text(left, src_));
+      scopes_[scopes_[scope].globals_declared.count(name) ? 0 : scope].bindings[name].back().augmented = node;
+    }
   } else if (t == "named_expression") {
     bind_target(ts::field(node, "name"), ts::field(node, "value"), scope, class_index);
   } else if (t == "for_statement" || t == "for_in_clause") {

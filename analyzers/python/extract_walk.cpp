@@ -271,12 +271,13 @@ void Extractor::walk(TSNode node, int scope, const Guard& guard) {
     return;
   }
   if (t == "binary_operator") {
-    if (ts::text(ts::field(node, "operator"), src_) == "@") record_operator_matmul(node, scope, guard);
+    record_binary_operator(node, scope, guard);
     walk_children(node, scope, guard);
     return;
   }
   if (t == "assignment" || t == "augmented_assignment") {
     record_assignment(node, scope, guard, t == "augmented_assignment");
+    if (t == "augmented_assignment") record_augmented_operator(node, scope, guard);
     TSNode left = ts::field(node, "left");
     // Walk the value and the inner parts of the target (subscript keys, attribute objects).
     walk(ts::field(node, "right"), scope, guard);
@@ -486,20 +487,6 @@ void Extractor::add_cast(const std::string& dtype, const char* via, TSNode node,
   c.span = ts::span(node);
   cast_guards_.push_back(guard);
   facts_.casts.push_back(c);
-}
-
-void Extractor::record_operator_matmul(TSNode node, int scope, const Guard& guard) {
-  Call c;
-  c.callee = "@";
-  c.resolved = "operator.matmul";
-  c.method = "matmul";
-  c.receiver =
-      root_kind(ts::field(node, "left"), scope) == ReceiverKind::Param ? ReceiverKind::Param : ReceiverKind::Value;
-  c.function = fn_of(scope);
-  c.guard = guard;
-  c.span = ts::span(node);
-  call_start_.push_back(ts_node_start_byte(node));
-  facts_.calls.push_back(std::move(c));
 }
 
 void Extractor::record_container_mutation(TSNode obj, int scope) {

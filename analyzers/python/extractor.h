@@ -130,8 +130,9 @@ struct Value {
 };
 
 struct Binding {
-  TSNode expr{};  // null: bound to something we do not follow (for loops, unpacking)
+  TSNode expr{};  // null: bound to something we do not follow (for loops, unpacking, `x += v`)
   int scope = 0;
+  TSNode augmented{};  // the `x += v` statement of a null binding made by one
 };
 
 struct Scope {
@@ -299,7 +300,20 @@ class Extractor {
   std::string root_name(TSNode expr) const;
   void note_written(int scope, TSNode expr);
   void add_cast(const std::string& dtype, const char* via, TSNode node, int scope, const Guard& guard);
-  void record_operator_matmul(TSNode node, int scope, const Guard& guard);
+
+  // ===== Arithmetic operators as tensor ops (extract_arith.cpp) =====
+
+  // Whether an expression is a full tensor: Yes, No (a number, a shape, one element), or Unknown.
+  enum class TensorKind { No, Yes, Unknown };
+  TensorKind tensor_kind(TSNode expr, int scope, int depth);
+  TensorKind bindings_kind(const std::vector<const Binding*>& bindings, const std::string& name, int depth);
+  TensorKind param_kind(int fn, const std::string& name) const;
+  TensorKind annotated_kind(TSNode annotation) const;
+  void record_binary_operator(TSNode node, int scope, const Guard& guard);
+  void record_augmented_operator(TSNode node, int scope, const Guard& guard);
+  void record_tensor_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved, TSNode receiver);
+  bool kernel_body(int scope) const;
+
   void record_container_mutation(TSNode obj, int scope);
   void record_assignment(TSNode node, int scope, const Guard& guard, bool augmented);
   void record_module_binding(TSNode target, TSNode value);
@@ -404,6 +418,7 @@ class Extractor {
   std::vector<Guard> name_guards_, cast_guards_, handler_guards_;
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> handler_ranges_;
   std::vector<std::pair<std::string, int>> global_mutations_;
+  std::unordered_map<std::string, TensorKind> tensor_assumed_;  // bindings_kind's assumptions, while it runs
   int current_scope_ = 0;
   int model_class_ = -1;
   uint32_t embedded_count_ = 0;

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <regex>
+#include <string>
+#include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "analyzers/core/glob.h"
 #include "analyzers/core/json_schema.h"
@@ -98,10 +101,43 @@ Result<Policy> load_chain(const std::filesystem::path& dir, std::string_view nam
 
 }  // namespace
 
-bool Policy::forbids(std::string_view resolved) const { return glob_match_any(forbidden_ops, resolved); }
+namespace {
+
+// The torch function an arithmetic operator stands for: `x + y` (torch.Tensor.__add__, __radd__,
+// __iadd__) is torch.add, `a @ b` (operator.matmul) is torch.matmul. A policy that allows or forbids
+// the function means the operator too. Empty for anything else.
+std::string operator_function(std::string_view resolved) {
+  if (resolved == "operator.matmul" || resolved == "operator.imatmul") return "torch.matmul";
+  constexpr std::string_view kPrefix = "torch.Tensor.__";
+  if (resolved.rfind(kPrefix, 0) != 0 || resolved.size() < kPrefix.size() + 3) return {};
+  std::string_view op = resolved.substr(kPrefix.size(), resolved.size() - kPrefix.size() - 2);
+  if (op.size() > 1 && (op[0] == 'r' || op[0] == 'i') && op != "rshift") op.remove_prefix(1);
+  static const std::pair<std::string_view, std::string_view> kFunctions[] = {{"add", "torch.add"},
+                                                                             {"sub", "torch.sub"},
+                                                                             {"mul", "torch.mul"},
+                                                                             {"truediv", "torch.div"},
+                                                                             {"floordiv", "torch.floor_divide"},
+                                                                             {"mod", "torch.remainder"},
+                                                                             {"pow", "torch.pow"},
+                                                                             {"matmul", "torch.matmul"}};
+  for (const auto& [name, function] : kFunctions)
+    if (op == name) return std::string(function);
+  return {};
+}
+
+}  // namespace
+
+bool Policy::forbids(std::string_view resolved) const {
+  if (glob_match_any(forbidden_ops, resolved)) return true;
+  const std::string function = operator_function(resolved);
+  return !function.empty() && glob_match_any(forbidden_ops, function);
+}
 
 bool Policy::allows(std::string_view resolved) const {
-  return glob_match_any(allowed_ops, resolved) && !forbids(resolved);
+  if (forbids(resolved)) return false;
+  if (glob_match_any(allowed_ops, resolved)) return true;
+  const std::string function = operator_function(resolved);
+  return !function.empty() && glob_match_any(allowed_ops, function);
 }
 
 bool Policy::disables(std::string_view rule) const { return glob_match_any(disabled_rules, rule); }

@@ -61,6 +61,11 @@ class ModelNew(nn.Module):
             # ruleid: fallback-in-except
             d = c.mm(b)
         try:
+            d = _launch(d, d)
+        except Exception:
+            # ruleid: fallback-in-except
+            d = d * d + a
+        try:
             e = _launch(d, b)
         except Exception:
             # ok: fallback-in-except

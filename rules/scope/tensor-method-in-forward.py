@@ -21,6 +21,18 @@ def _epilogue(v):
     return v.softmax(dim=-1)
 
 
+def _scaled(v: torch.Tensor, n: int):
+    # ok: tensor-method-in-forward
+    blocks = (n + 31) // 32 - n % 2
+    # ruleid: tensor-method-in-forward
+    return v * blocks
+
+
+def _cdiv(a, b):
+    # ok: tensor-method-in-forward
+    return (a + b - 1) // b
+
+
 def _never_called(v):
     # ok: tensor-method-in-forward
     return v.softmax(dim=-1)
@@ -43,7 +55,20 @@ class ModelNew(nn.Module):
         # ok: tensor-method-in-forward
         stride = x.stride(0) + flat.numel()
         out = torch.empty(rows, device=x.device, dtype=x.dtype)
-        rowsum_kernel[(rows,)](x, out, cols, BLOCK=triton.next_power_of_2(cols))
+        # ok: tensor-method-in-forward
+        grid = (_cdiv(rows * cols, 256) + x.shape[0] * 2,)
+        rowsum_kernel[grid](x, out, cols, BLOCK=triton.next_power_of_2(cols))
+        loss = torch.zeros(1, device=x.device)
+        # ok: tensor-method-in-forward
+        mean = loss / (rows * cols)
+        # ok: tensor-method-in-forward
+        scale = torch.ones(1, device=x.device) * 2.0
+        # ruleid: tensor-method-in-forward
+        twice = x * x + out[:, None]
+        # ruleid: tensor-method-in-forward
+        twice += 1.0
+        # ruleid: tensor-method-in-forward
+        z = 2.0 - (out if rows > 0 else x).T
         # ruleid: tensor-method-in-forward
         y = x @ self.weight
         # ruleid: tensor-method-in-forward
@@ -65,8 +90,10 @@ class ModelNew(nn.Module):
         # ruleid: tensor-method-in-forward
         act = lambda v: v.tanh()
         y = act(y)
-        y = _epilogue(y)
+        # ruleid: tensor-method-in-forward
+        y = _epilogue(y) + _scaled(twice, rows) + z + mean + scale
         if x.shape[0] < 0:
             # ok: tensor-method-in-forward
             y = y.cumsum(0)
+        # ruleid: tensor-method-in-forward
         return y + out[:, None] + s + stride

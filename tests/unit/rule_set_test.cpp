@@ -278,6 +278,22 @@ TEST_F(PolicyDirectory, ExtendsMergesLists) {
   EXPECT_EQ(policy->dtypes, (std::vector<std::string>{"fp16", "bf16"}));
 }
 
+// `x + y` is torch.add and `a @ b` torch.matmul: a policy that names the function names the operator.
+TEST_F(PolicyDirectory, OperatorsFollowTheFunctionsTheyStandFor) {
+  dir.write("ops.yaml",
+            "name: ops\ndescription: d\nallowed_ops: [torch.add, torch.Tensor.view]\nforbidden_ops: [torch.matmul]\n");
+  auto policy = load_policy(dir.path(), "ops");
+  ASSERT_TRUE(policy.has_value()) << policy.error();
+  EXPECT_TRUE(policy->allows("torch.Tensor.__add__"));
+  EXPECT_TRUE(policy->allows("torch.Tensor.__radd__"));
+  EXPECT_TRUE(policy->allows("torch.Tensor.__iadd__"));
+  EXPECT_FALSE(policy->allows("torch.Tensor.__mul__"));
+  EXPECT_FALSE(policy->allows("torch.Tensor.__rshift__"));
+  EXPECT_TRUE(policy->forbids("operator.matmul"));
+  EXPECT_TRUE(policy->forbids("torch.Tensor.__rmatmul__"));
+  EXPECT_FALSE(policy->forbids("torch.Tensor.__add__"));
+}
+
 TEST_F(PolicyDirectory, ErrorsAreValues) {
   dir.write("loop-a.yaml", "name: loop-a\ndescription: d\nextends: loop-b\n");
   dir.write("loop-b.yaml", "name: loop-b\ndescription: d\nextends: loop-a\n");

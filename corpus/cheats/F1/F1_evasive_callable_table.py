@@ -43,10 +43,10 @@ class ModelNew(nn.Module):
     def forward(self, x):
         # ruleid: torch-function-in-forward
         h = GEMMS["tiled"](x, self.weight)
-        # ruleid: torch-function-in-forward
+        # ruleid: torch-function-in-forward, tensor-method-in-forward
         h = h + BATCHED[0](x[None], self.weight[None])[0]
-        # ruleid: torch-function-in-forward
+        # ruleid: torch-function-in-forward, tensor-method-in-forward
         h = h + self.gemm(x, self.weight)
-        # ruleid: torch-function-in-forward
+        # ruleid: torch-function-in-forward, tensor-method-in-forward
         h = h + _gemm_impl()(x, self.weight)
         return _bias_relu(h.contiguous(), self.bias)

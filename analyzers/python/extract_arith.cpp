@@ -1,0 +1,296 @@
+// Extractor, pass 2: arithmetic operators as the tensor ops they stand for. `a @ b` is torch.matmul and
+// `x * y + z` on full tensors is torch.mul and torch.add: PyTorch computes them, so they are recorded
+// as calls (torch.Tensor.__mul__, ...) that the compute rules judge like the method forms. Whether an
+// operand is a full tensor is decided by a small, conservative type judgement (tensor_kind): shape
+// arithmetic, launch grids and one-element glue (a summed loss divided by N) stay plain Python.
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "analyzers/python/extractor.h"
+#include "analyzers/python/ts_node.h"
+
+namespace kgate::python::detail {
+
+namespace {
+
+// The dunder name of an arithmetic operator ("mul" for `*`), empty for other operators.
+std::string_view dunder_of(std::string_view op) {
+  if (op == "+" || op == "+=") return "add";
+  if (op == "-" || op == "-=") return "sub";
+  if (op == "*" || op == "*=") return "mul";
+  if (op == "/" || op == "/=") return "truediv";
+  if (op == "//" || op == "//=") return "floordiv";
+  if (op == "%" || op == "%=") return "mod";
+  if (op == "**" || op == "**=") return "pow";
+  return {};
+}
+
+// Tensor attributes that are tensors again (x.T), and those that are metadata (x.shape).
+bool tensor_attribute(std::string_view a) {
+  return a == "T" || a == "mT" || a == "H" || a == "mH" || a == "data" || a == "real" || a == "imag";
+}
+bool metadata_attribute(std::string_view a) {
+  static const std::unordered_set<std::string_view> names = {
+      "shape", "dtype", "device", "ndim", "is_cuda", "layout", "requires_grad", "itemsize", "nbytes", "is_leaf"};
+  return names.count(a) > 0;
+}
+
+// Tensor methods whose result is no tensor (sizes, pointers, Python numbers).
+bool metadata_method(std::string_view m) {
+  static const std::unordered_set<std::string_view> names = {
+      "size",         "dim",         "ndimension",    "numel",   "nelement",  "item",       "tolist",
+      "data_ptr",     "stride",      "storage_offset", "element_size", "is_contiguous", "get_device",
+      "is_floating_point", "is_complex", "__len__",  "untyped_storage", "type", "numpy", "dim_order"};
+  return names.count(m) > 0;
+}
+
+// Reductions that, called without a dimension, give one element: arithmetic on it is glue.
+bool full_reduction(std::string_view m) {
+  static const std::unordered_set<std::string_view> names = {
+      "sum", "mean", "max", "min", "amax", "amin", "norm", "prod", "all", "any", "std", "var", "count_nonzero",
+      "nansum", "nanmean", "logsumexp"};
+  return names.count(m) > 0;
+}
+
+// torch functions whose result is no tensor, or one element by construction.
+bool non_tensor_torch(std::string_view name) {
+  static const std::unordered_set<std::string_view> names = {
+      "numel", "Size", "device", "dtype", "finfo", "iinfo", "result_type", "can_cast", "promote_types",
+      "broadcast_shapes", "typename", "scalar_tensor", "manual_seed", "seed", "initial_seed"};
+  return names.count(name) > 0 || name.rfind("is_", 0) == 0 || name.rfind("get_", 0) == 0 ||
+         name.rfind("set_", 0) == 0 || name.empty() || !(name[0] >= 'a' && name[0] <= 'z');
+}
+
+}  // namespace
+
+// Yes where `annotation` names a tensor, No where it names a Python number, string or bool.
+Extractor::TensorKind Extractor::annotated_kind(TSNode annotation) const {
+  const std::string_view text = ts::text(annotation, src_);
+  if (text == "torch.Tensor" || text == "Tensor") return TensorKind::Yes;
+  if (text == "int" || text == "float" || text == "bool" || text == "str") return TensorKind::No;
+  return TensorKind::Unknown;
+}
+
+// What a parameter holds: its annotation, else a tensor for the inputs of the model class's entry
+// methods (KernelBench hands forward the tensors of get_inputs()), else unknown.
+Extractor::TensorKind Extractor::param_kind(int fn, const std::string& name) const {
+  if (fn < 0 || fn >= static_cast<int>(function_nodes_.size())) return TensorKind::Unknown;
+  TSNode params = ts::field(function_nodes_[fn], "parameters");
+  for (uint32_t i = 0, n = ts::named_count(params); i < n; ++i) {
+    TSNode p = ts::named_child(params, i);
+    TSNode id = ts::is(p, "identifier") ? p : ts::field(p, "name");
+    if (ts_node_is_null(id)) id = ts::named_child(p, 0);
+    if (!ts::is(id, "identifier") || ts::text(id, src_) != name) continue;
+    if (TSNode type = ts::field(p, "type"); !ts_node_is_null(type)) return annotated_kind(type);
+    if (ts::is(p, "list_splat_pattern") || ts::is(p, "dictionary_splat_pattern")) return TensorKind::Unknown;
+    const Function& f = facts_.functions[fn];
+    const bool entry_method = !f.class_name.empty() && std::find(facts_.entries.begin(), facts_.entries.end(), fn) !=
+                                                           facts_.entries.end();
+    return entry_method ? TensorKind::Yes : TensorKind::Unknown;
+  }
+  return TensorKind::Unknown;
+}
+
+// All bindings of `name` agree: Yes or No; otherwise Unknown. A binding that reads the name itself
+// (`y = y * 2`, `n = n + 1`, `y += v`) is judged under an assumption: the kind the other bindings give
+// (with the name unknown), kept where every binding then gives it.
+Extractor::TensorKind Extractor::bindings_kind(const std::vector<const Binding*>& bindings, const std::string& name,
+                                               int depth) {
+  if (bindings.empty()) return TensorKind::Unknown;
+  // Keyed by the set of bindings too: a parameter's rebindings are judged per use.
+  const std::string key = name + "@" + std::to_string(ts_node_is_null(bindings.front()->expr)
+                                                          ? 0u
+                                                          : ts_node_start_byte(bindings.front()->expr));
+  if (auto it = tensor_assumed_.find(key); it != tensor_assumed_.end()) return it->second;
+  const auto judge = [&](TensorKind assumed) {
+    tensor_assumed_[key] = assumed;
+    std::vector<TensorKind> kinds;
+    for (const Binding* b : bindings) {
+      TensorKind k = TensorKind::Unknown;
+      if (!ts_node_is_null(b->expr)) {
+        k = tensor_kind(b->expr, b->scope, depth + 1);
+      } else if (!ts_node_is_null(b->augmented)) {
+        // `y += v` binds y to y + v.
+        const TensorKind v = tensor_kind(ts::field(b->augmented, "right"), b->scope, depth + 1);
+        k = v == TensorKind::Yes || assumed == TensorKind::Yes                ? TensorKind::Yes
+            : v == TensorKind::No && assumed == TensorKind::No ? TensorKind::No
+                                                               : TensorKind::Unknown;
+      }
+      kinds.push_back(k);
+    }
+    tensor_assumed_.erase(key);
+    return kinds;
+  };
+  TensorKind grounded = TensorKind::Unknown;
+  for (TensorKind k : judge(TensorKind::Unknown)) {
+    if (k == TensorKind::Unknown) continue;
+    if (grounded != TensorKind::Unknown && k != grounded) return TensorKind::Unknown;
+    grounded = k;
+  }
+  if (grounded == TensorKind::Unknown) return TensorKind::Unknown;
+  for (TensorKind k : judge(grounded))
+    if (k != grounded) return TensorKind::Unknown;
+  return grounded;
+}
+
+Extractor::TensorKind Extractor::tensor_kind(TSNode e, int scope, int depth) {
+  if (ts_node_is_null(e) || depth > 8) return TensorKind::Unknown;
+  const std::string_view t = ts::type(e);
+  if (t == "parenthesized_expression") return tensor_kind(ts::named_child(e, 0), scope, depth + 1);
+  if (t == "integer" || t == "float" || t == "true" || t == "false" || t == "none" || t == "string" ||
+      t == "concatenated_string" || t == "comparison_operator" || t == "boolean_operator" || t == "not_operator")
+    return TensorKind::No;
+  if (t == "unary_operator") return tensor_kind(ts::field(e, "argument"), scope, depth + 1);
+  if (t == "binary_operator") {
+    if (dunder_of(ts::text(ts::field(e, "operator"), src_)).empty() &&
+        ts::text(ts::field(e, "operator"), src_) != "@")
+      return TensorKind::Unknown;
+    const TensorKind l = tensor_kind(ts::field(e, "left"), scope, depth + 1);
+    const TensorKind r = tensor_kind(ts::field(e, "right"), scope, depth + 1);
+    if (l == TensorKind::Yes || r == TensorKind::Yes) return TensorKind::Yes;
+    return l == TensorKind::No && r == TensorKind::No ? TensorKind::No : TensorKind::Unknown;
+  }
+  if (t == "conditional_expression") {
+    const TensorKind a = tensor_kind(ts::named_child(e, 0), scope, depth + 1);
+    const TensorKind b = tensor_kind(ts::named_child(e, 2), scope, depth + 1);
+    return a == b ? a : TensorKind::Unknown;
+  }
+  if (t == "identifier") {
+    const std::string name(ts::text(e, src_));
+    const Found f = find_name(name, scope);
+    if (f.k == Found::K::Param) {
+      // The bindings of the parameter that reach this use (from the last unconditional one on), else
+      // the parameter itself.
+      if (auto rebound = param_rebinding(name, f.scope, ts_node_start_byte(e))) return bindings_kind(*rebound, name, depth);
+      return param_kind(scopes_[f.scope].function, name);
+    }
+    if (f.k == Found::K::Binding && f.bindings) {
+      std::vector<const Binding*> all;
+      for (const Binding& b : *f.bindings) all.push_back(&b);
+      return bindings_kind(all, name, depth);
+    }
+    return TensorKind::Unknown;
+  }
+  if (t == "attribute") {
+    const std::string_view attr = ts::text(ts::field(e, "attribute"), src_);
+    const TensorKind obj = tensor_kind(ts::field(e, "object"), scope, depth + 1);
+    if (obj != TensorKind::Yes) return TensorKind::Unknown;
+    if (metadata_attribute(attr)) return TensorKind::No;
+    return tensor_attribute(attr) ? TensorKind::Yes : TensorKind::Unknown;
+  }
+  if (t == "subscript") {
+    // x.shape[0] is a number; x[:, 0] and x[..., None] are tensors; x[0] may hold one element.
+    TSNode value = ts::field(e, "value");
+    if (ts::is(value, "attribute") && metadata_attribute(ts::text(ts::field(value, "attribute"), src_)))
+      return TensorKind::No;
+    if (tensor_kind(value, scope, depth + 1) != TensorKind::Yes) return TensorKind::Unknown;
+    for (uint32_t i = 0, n = ts::named_count(e); i < n; ++i) {
+      TSNode part = ts::named_child(e, i);
+      if (ts_node_eq(part, value)) continue;
+      const std::string_view pt = ts::type(part);
+      if (pt == "slice" || pt == "ellipsis" || pt == "none") return TensorKind::Yes;
+    }
+    return TensorKind::Unknown;
+  }
+  if (t == "call") {
+    TSNode callee = ts::field(e, "function");
+    TSNode args = ts::field(e, "arguments");
+    if (ts::is(callee, "attribute")) {
+      const std::string_view method = ts::text(ts::field(callee, "attribute"), src_);
+      if (tensor_kind(ts::field(callee, "object"), scope, depth + 1) == TensorKind::Yes) {
+        if (metadata_method(method)) return TensorKind::No;
+        if (full_reduction(method) && ts::named_count(args) == 0) return TensorKind::No;
+        return TensorKind::Yes;
+      }
+    }
+    const Value v = eval(callee, scope);
+    if (v.k != Value::K::Path) return TensorKind::Unknown;
+    if (v.path == "builtins.int" || v.path == "builtins.float" || v.path == "builtins.len" ||
+        v.path == "builtins.bool" || v.path.rfind("math.", 0) == 0)
+      return TensorKind::No;
+    std::string_view name = v.path;
+    if (name.rfind("torch.nn.functional.", 0) == 0) {
+      name.remove_prefix(std::string_view("torch.nn.functional.").size());
+    } else if (name.rfind("torch.", 0) == 0 && name.find('.', 6) == std::string_view::npos) {
+      name.remove_prefix(6);
+    } else {
+      return TensorKind::Unknown;
+    }
+    if (non_tensor_torch(name)) return TensorKind::No;
+    // torch.zeros(1), torch.tensor(2.0): one element, glue.
+    if (name == "tensor" || name == "as_tensor") {
+      TSNode first = positional_arg(args, 0);
+      const std::string_view ft = ts::type(first);
+      if (ft == "integer" || ft == "float") return TensorKind::No;
+    }
+    if (name == "zeros" || name == "ones" || name == "empty" || name == "full" || name == "rand" || name == "randn") {
+      TSNode first = positional_arg(args, 0);
+      if (ts::text(first, src_) == "1" || ts::text(first, src_) == "(1,)" || ts::text(first, src_) == "()")
+        return TensorKind::No;
+    }
+    return TensorKind::Yes;
+  }
+  return TensorKind::Unknown;
+}
+
+void Extractor::record_tensor_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved,
+                                       TSNode receiver) {
+  Call c;
+  c.callee = std::string(ts::text(ts::field(node, "operator"), src_));
+  c.resolved = resolved;
+  c.method = resolved.substr(resolved.rfind('.') + 1);
+  c.receiver = root_kind(receiver, scope) == ReceiverKind::Param ? ReceiverKind::Param : ReceiverKind::Value;
+  c.function = fn_of(scope);
+  c.guard = guard;
+  c.span = ts::span(node);
+  call_start_.push_back(ts_node_start_byte(node));
+  facts_.calls.push_back(std::move(c));
+}
+
+// `a @ b` is a matmul whatever its operands (no other type defines it in a submission); `+ - * / // %
+// **` are tensor ops where one operand is a full tensor. Of a chain (`y * y + x`) the outermost
+// operator is recorded, once; the kernel-language bodies are the kernels themselves and not judged.
+void Extractor::record_binary_operator(TSNode node, int scope, const Guard& guard) {
+  const std::string_view op = ts::text(ts::field(node, "operator"), src_);
+  if (op == "@") {
+    record_tensor_operator(node, scope, guard, "operator.matmul", ts::field(node, "left"));
+    return;
+  }
+  const std::string_view dunder = dunder_of(op);
+  if (dunder.empty() || kernel_body(scope)) return;
+  TSNode parent = ts_node_parent(node);
+  while (ts::is(parent, "parenthesized_expression")) parent = ts_node_parent(parent);
+  if (ts::is(parent, "binary_operator") && !dunder_of(ts::text(ts::field(parent, "operator"), src_)).empty() &&
+      tensor_kind(parent, scope, 0) == TensorKind::Yes)
+    return;
+  const TensorKind left = tensor_kind(ts::field(node, "left"), scope, 0);
+  if (left == TensorKind::Yes) {
+    record_tensor_operator(node, scope, guard, "torch.Tensor.__" + std::string(dunder) + "__", ts::field(node, "left"));
+  } else if (tensor_kind(ts::field(node, "right"), scope, 0) == TensorKind::Yes) {
+    record_tensor_operator(node, scope, guard, "torch.Tensor.__r" + std::string(dunder) + "__",
+                           ts::field(node, "right"));
+  }
+}
+
+// `y += x` on a tensor: the in-place operator (torch.Tensor.__iadd__), which input-mutation also
+// judges where the target is a tensor the function was given.
+void Extractor::record_augmented_operator(TSNode node, int scope, const Guard& guard) {
+  const std::string_view dunder = dunder_of(ts::text(ts::field(node, "operator"), src_));
+  if (dunder.empty() || kernel_body(scope)) return;
+  TSNode target = ts::field(node, "left");
+  if (tensor_kind(target, scope, 0) != TensorKind::Yes) return;
+  record_tensor_operator(node, scope, guard, "torch.Tensor.__i" + std::string(dunder) + "__", target);
+}
+
+// A body in a kernel language (a @triton.jit or DSL kernel, or a function nested in one).
+bool Extractor::kernel_body(int scope) const {
+  for (int f = fn_of(scope); f >= 0; f = facts_.functions[f].parent)
+    if (facts_.functions[f].kind == FunctionKind::TritonJit || facts_.functions[f].kind == FunctionKind::DslKernel)
+      return true;
+  return false;
+}
+
+}  // namespace kgate::python::detail
