@@ -47,6 +47,7 @@ class RunDirectory {
   }
   bool ok() const { return !root_.empty(); }
   std::filesystem::path private_dir() const { return root_ / "private"; }
+  std::filesystem::path stage_dir() const { return root_ / "task"; }
   std::filesystem::path log() const { return root_ / "worker.log"; }
 
  private:
@@ -171,6 +172,7 @@ Task with_generalization_shapes(const Task& task, py::module_& helper, py::objec
     derived.hidden_shapes.push_back(hidden);
   }
   report.derived_hidden_shapes = derived.hidden_shapes;
+  report.derived_from = sets.value("origin", std::string("the reference's globals"));
   return derived;
 }
 
@@ -231,8 +233,14 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
     std::string module_name = "kgate_reference_";
     for (char c : given_task.name) module_name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
     py::object reference;
+    // A GPU MODE problem's files (task.py, utils.py) are staged here, outside the worker's private
+    // directory: both processes import them, and the worker cannot change the judge's copy.
+    const std::filesystem::path stage_dir = run_dir.stage_dir();
+    std::filesystem::create_directory(stage_dir, ec);
+    std::string entry;
     try {
-      reference = helper.attr("load_module")(given_task.reference.string(), module_name);
+      reference = helper.attr("load_module")(given_task.reference.string(), module_name, stage_dir.string());
+      entry = helper.attr("entry_kind")(reference).cast<std::string>();
     } catch (const py::error_already_set& e) {
       return Error{"cannot load the reference " + given_task.reference.string() + ": " + embed::error_text(e)};
     }
@@ -295,6 +303,7 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
     judge.set_expected_output_bytes(sized.output_bytes);
     judge.set_cuda_arena_handle(cuda_handle);
     judge.set_candidate_kernels(candidate_kernel_names(submission));
+    judge.set_candidate_entry(entry, {stage_dir.string()});
     Answer loaded = judge.start_and_load(submission);
     if (!loaded.ok) {
       if (report.sandbox.mode == "none" && loaded.reason.message.find("sandbox") != std::string::npos)

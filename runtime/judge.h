@@ -112,6 +112,7 @@ struct RunReport {
   std::vector<SkippedDistribution> skipped;
   // A task without a manifest: the hidden shape sets derived from its reference's integer globals.
   std::vector<ShapeSet> derived_hidden_shapes;
+  std::string derived_from;  // where they came from: "the reference's globals", "task.yml tests"
   // What the input-dependence probe learned about the reference (an input its output ignores, an output
   // that zeros would match): facts about the task, not verdicts on the submission.
   std::vector<std::string> reference_notes;

@@ -159,8 +159,11 @@ Answer Judge::start_and_load(const std::filesystem::path& submission) {
   for (const auto& phase : ready.body.value("startup", json::array()))
     report_.worker_startup.push_back({phase.value("phase", std::string("?")), phase.value("seconds", 0.0)});
   const std::string module = "kgate_candidate_" + hex32(secret_u64());
-  if (Status s =
-          worker_.send({{"op", "load"}, {"path", std::filesystem::absolute(submission).string()}, {"module", module}});
+  if (Status s = worker_.send({{"op", "load"},
+                               {"path", std::filesystem::absolute(submission).string()},
+                               {"module", module},
+                               {"entry", entry_},
+                               {"paths", entry_paths_}});
       !s)
     return closed_answer("import");
   Answer loaded = await("loaded", "import of the submission", options_.start_timeout_ms);
@@ -285,7 +288,7 @@ Answer Judge::build_models(py::module_& helper, py::object& reference, const Sha
                      "the reference " + task_.reference.string() + " failed to build: " + text};
     return failed;
   }
-  Answer built = await("built", "ModelNew construction", options_.call_timeout_ms);
+  Answer built = await("built", "construction of the submission's entry", options_.call_timeout_ms);
   if (!built.ok) return built;
   if (auto pinned = check_l2_pinning(l2_from(built.body), "ModelNew's constructor")) {
     Answer failed;

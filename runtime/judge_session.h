@@ -97,6 +97,12 @@ class Judge {
 
   void set_cuda_arena_handle(std::string handle) { cuda_arena_handle_ = std::move(handle); }
   void set_candidate_kernels(std::vector<std::string> names) { kernels_ = std::move(names); }
+  // How the worker enters the submission ("model": ModelNew, else Model; "custom_kernel": GPU MODE), and
+  // the directories the harness puts beside it (a GPU MODE problem's staged task.py and utils.py).
+  void set_candidate_entry(std::string entry, std::vector<std::string> paths) {
+    entry_ = std::move(entry);
+    entry_paths_ = std::move(paths);
+  }
   void set_expected_output_bytes(std::size_t bytes) { expected_output_bytes_ = bytes; }
   void set_clock(PhaseClock* clock) { clock_ = clock; }
 
@@ -144,6 +150,8 @@ class Judge {
   CompileCache& cache_;
   at::Tensor arena_;
   std::string cuda_arena_handle_;
+  std::string entry_ = "model";
+  std::vector<std::string> entry_paths_;
   at::Tensor previous_output_;                            // the last passing output, for the stale-output check
   std::vector<std::string> kernels_;                      // the submission's own kernel names (static facts)
   std::map<ShapeSet, std::vector<InputSpec>> contracts_;  // inferred input contracts per shape set

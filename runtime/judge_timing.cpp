@@ -214,9 +214,10 @@ Result<TimedCall> Judge::time_reference(py::module_& helper, py::object& model, 
     if (!timer) return Error{"reference timer: " + timer.error()};
     reference_timer_ = std::move(*timer);
   }
+  py::object prepared = helper.attr("prepare_reference")(model, clones);
   if (Status s = reference_timer_->prepare(); !s) return Error{s.message()};
   if (Status s = reference_timer_->begin(); !s) return Error{s.message()};
-  py::object out = helper.attr("run_reference")(model, clones);
+  py::object out = helper.attr("run_prepared_reference")(model, prepared);
   if (Status s = reference_timer_->end_of_forward(); !s) return Error{s.message()};
   auto timed = reference_timer_->finish();
   if (!timed) return Error{"the reference: " + timed.error()};

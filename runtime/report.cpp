@@ -69,6 +69,7 @@ json to_json(const RunReport& report) {
   json derived = json::array();
   for (const auto& set : report.derived_hidden_shapes) derived.push_back(set);
   out["derived_hidden_shapes"] = derived;
+  out["derived_from"] = report.derived_from;
   out["reference_notes"] = report.reference_notes;
   out["parameter_redraw"] = report.parameter_redraw;
   const auto phases_json = [](const std::vector<Phase>& phases) {
@@ -94,7 +95,7 @@ void write_text(std::ostream& out, const RunReport& report) {
     if (!spec.inferred.empty() || spec.fill || spec.pattern)
       out << "  input " << spec.name << ": " << describe(spec) << "\n";
   for (const auto& set : report.derived_hidden_shapes) {
-    out << "  hidden shapes (from the reference's globals):";
+    out << "  hidden shapes (from " << report.derived_from << "):";
     for (const auto& [name, value] : set) out << " " << name << "=" << value;
     out << "\n";
   }

@@ -41,25 +41,26 @@ bool metadata_attribute(std::string_view a) {
 // Tensor methods whose result is no tensor (sizes, pointers, Python numbers).
 bool metadata_method(std::string_view m) {
   static const std::unordered_set<std::string_view> names = {
-      "size",         "dim",         "ndimension",    "numel",   "nelement",  "item",       "tolist",
-      "data_ptr",     "stride",      "storage_offset", "element_size", "is_contiguous", "get_device",
-      "is_floating_point", "is_complex", "__len__",  "untyped_storage", "type", "numpy", "dim_order"};
+      "size",       "dim",     "ndimension",      "numel",        "nelement",      "item",       "tolist",
+      "data_ptr",   "stride",  "storage_offset",  "element_size", "is_contiguous", "get_device", "is_floating_point",
+      "is_complex", "__len__", "untyped_storage", "type",         "numpy",         "dim_order"};
   return names.count(m) > 0;
 }
 
 // Reductions that, called without a dimension, give one element: arithmetic on it is glue.
 bool full_reduction(std::string_view m) {
   static const std::unordered_set<std::string_view> names = {
-      "sum", "mean", "max", "min", "amax", "amin", "norm", "prod", "all", "any", "std", "var", "count_nonzero",
-      "nansum", "nanmean", "logsumexp"};
+      "sum", "mean", "max", "min", "amax",          "amin",   "norm",    "prod",
+      "all", "any",  "std", "var", "count_nonzero", "nansum", "nanmean", "logsumexp"};
   return names.count(m) > 0;
 }
 
 // torch functions whose result is no tensor, or one element by construction.
 bool non_tensor_torch(std::string_view name) {
   static const std::unordered_set<std::string_view> names = {
-      "numel", "Size", "device", "dtype", "finfo", "iinfo", "result_type", "can_cast", "promote_types",
-      "broadcast_shapes", "typename", "scalar_tensor", "manual_seed", "seed", "initial_seed"};
+      "numel",    "Size",          "device",      "dtype",         "finfo",
+      "iinfo",    "result_type",   "can_cast",    "promote_types", "broadcast_shapes",
+      "typename", "scalar_tensor", "manual_seed", "seed",          "initial_seed"};
   return names.count(name) > 0 || name.rfind("is_", 0) == 0 || name.rfind("get_", 0) == 0 ||
          name.rfind("set_", 0) == 0 || name.empty() || !(name[0] >= 'a' && name[0] <= 'z');
 }
@@ -87,8 +88,8 @@ Extractor::TensorKind Extractor::param_kind(int fn, const std::string& name) con
     if (TSNode type = ts::field(p, "type"); !ts_node_is_null(type)) return annotated_kind(type);
     if (ts::is(p, "list_splat_pattern") || ts::is(p, "dictionary_splat_pattern")) return TensorKind::Unknown;
     const Function& f = facts_.functions[fn];
-    const bool entry_method = !f.class_name.empty() && std::find(facts_.entries.begin(), facts_.entries.end(), fn) !=
-                                                           facts_.entries.end();
+    const bool entry_method =
+        !f.class_name.empty() && std::find(facts_.entries.begin(), facts_.entries.end(), fn) != facts_.entries.end();
     return entry_method ? TensorKind::Yes : TensorKind::Unknown;
   }
   return TensorKind::Unknown;
@@ -101,9 +102,9 @@ Extractor::TensorKind Extractor::bindings_kind(const std::vector<const Binding*>
                                                int depth) {
   if (bindings.empty()) return TensorKind::Unknown;
   // Keyed by the set of bindings too: a parameter's rebindings are judged per use.
-  const std::string key = name + "@" + std::to_string(ts_node_is_null(bindings.front()->expr)
-                                                          ? 0u
-                                                          : ts_node_start_byte(bindings.front()->expr));
+  const std::string key =
+      name + "@" +
+      std::to_string(ts_node_is_null(bindings.front()->expr) ? 0u : ts_node_start_byte(bindings.front()->expr));
   if (auto it = tensor_assumed_.find(key); it != tensor_assumed_.end()) return it->second;
   const auto judge = [&](TensorKind assumed) {
     tensor_assumed_[key] = assumed;
@@ -115,7 +116,7 @@ Extractor::TensorKind Extractor::bindings_kind(const std::vector<const Binding*>
       } else if (!ts_node_is_null(b->augmented)) {
         // `y += v` binds y to y + v.
         const TensorKind v = tensor_kind(ts::field(b->augmented, "right"), b->scope, depth + 1);
-        k = v == TensorKind::Yes || assumed == TensorKind::Yes                ? TensorKind::Yes
+        k = v == TensorKind::Yes || assumed == TensorKind::Yes ? TensorKind::Yes
             : v == TensorKind::No && assumed == TensorKind::No ? TensorKind::No
                                                                : TensorKind::Unknown;
       }
@@ -145,8 +146,7 @@ Extractor::TensorKind Extractor::tensor_kind(TSNode e, int scope, int depth) {
     return TensorKind::No;
   if (t == "unary_operator") return tensor_kind(ts::field(e, "argument"), scope, depth + 1);
   if (t == "binary_operator") {
-    if (dunder_of(ts::text(ts::field(e, "operator"), src_)).empty() &&
-        ts::text(ts::field(e, "operator"), src_) != "@")
+    if (dunder_of(ts::text(ts::field(e, "operator"), src_)).empty() && ts::text(ts::field(e, "operator"), src_) != "@")
       return TensorKind::Unknown;
     const TensorKind l = tensor_kind(ts::field(e, "left"), scope, depth + 1);
     const TensorKind r = tensor_kind(ts::field(e, "right"), scope, depth + 1);
@@ -164,7 +164,8 @@ Extractor::TensorKind Extractor::tensor_kind(TSNode e, int scope, int depth) {
     if (f.k == Found::K::Param) {
       // The bindings of the parameter that reach this use (from the last unconditional one on), else
       // the parameter itself.
-      if (auto rebound = param_rebinding(name, f.scope, ts_node_start_byte(e))) return bindings_kind(*rebound, name, depth);
+      if (auto rebound = param_rebinding(name, f.scope, ts_node_start_byte(e)))
+        return bindings_kind(*rebound, name, depth);
       return param_kind(scopes_[f.scope].function, name);
     }
     if (f.k == Found::K::Binding && f.bindings) {

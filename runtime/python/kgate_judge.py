@@ -6,6 +6,7 @@ import copy
 import functools
 import importlib.util
 import json
+import os
 import sys
 
 import torch
@@ -23,20 +24,43 @@ for _backend in (torch.backends.cuda.matmul, getattr(torch.backends.cudnn, "conv
     if _backend is not None and hasattr(_backend, "fp32_precision"):
         _backend.fp32_precision = "ieee"
 
+import kgate_gpumode
 from kgate_models import DTYPES as _DTYPES, apply_redraw, cast_model, redraw_plan_json  # noqa: F401 - the judge calls them
 
 
-def load_module(path, module_name):
+def load_module(path, module_name, stage_dir=""):
+    """The reference as the judge uses it: a KernelBench-style module (Model, get_inputs,
+    get_init_inputs), or a GPU MODE problem (generate_input, ref_kernel, task.yml) adapted to that
+    interface (kgate_gpumode.py). A GPU MODE problem's files (task.py, utils.py) are staged into
+    stage_dir first, where its imports find them."""
+    task_dir = os.path.dirname(os.path.abspath(path))
+    gpumode_task = os.path.isfile(os.path.join(task_dir, "task.yml"))
+    missing = []
+    if gpumode_task and stage_dir:
+        missing = kgate_gpumode.stage_files(task_dir, stage_dir)
+        kgate_gpumode.add_to_path(stage_dir)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    for name in ("Model", "get_inputs", "get_init_inputs"):
-        if not hasattr(module, name):
-            raise ImportError(f"{path}: the reference defines no {name}")
-    return module
+    try:
+        spec.loader.exec_module(module)
+    except ImportError as e:
+        if missing:
+            raise ImportError(f"{e}; task.yml lists files that are missing: {', '.join(missing)}") from e
+        raise
+    if all(hasattr(module, name) for name in ("Model", "get_inputs", "get_init_inputs")):
+        return module
+    if kgate_gpumode.is_gpumode_reference(module):
+        return kgate_gpumode.make_adapter(module, task_dir, module_name)
+    raise ImportError(f"{path}: the reference defines neither Model, get_inputs and get_init_inputs (KernelBench) "
+                      "nor generate_input and ref_kernel (GPU MODE)")
+
+
+def entry_kind(module):
+    """What the worker enters the candidate through: "model" (ModelNew, else Model) or "custom_kernel"."""
+    return "custom_kernel" if hasattr(module, "__kgate_gpumode__") else "model"
 
 
 def set_shape_globals(module, shape_json):
@@ -76,15 +100,34 @@ def input_structure(module, structure_seed, dtype_name, device):
         if not isinstance(value, torch.Tensor):
             raise TypeError(f"get_inputs()[{i}] is a {type(value).__name__}; the runtime passes tensors only")
         value = value.to(device)
-        if value.is_floating_point() and dtype.is_floating_point:
+        # A GPU MODE task's data keeps its own dtypes: generate_input() is the contract.
+        if value.is_floating_point() and dtype.is_floating_point and not hasattr(module, "__kgate_gpumode__"):
             value = value.to(dtype)
         out.append(value.contiguous())
     return out
 
 
+def prepare_reference(model, inputs):
+    """What run_prepared_reference takes, made before the timed window: a GPU MODE reference's data with
+    its fresh output buffers (their fills are the runtime's work, as on the candidate's side)."""
+    if isinstance(model, kgate_gpumode.Entry):
+        return model.prepare(list(inputs))
+    return inputs
+
+
+def run_prepared_reference(model, prepared):
+    if isinstance(model, kgate_gpumode.Entry):
+        with torch.no_grad():
+            return _one_tensor(model.call_prepared(prepared))
+    return run_reference(model, prepared)
+
+
 def run_reference(model, inputs):
     with torch.no_grad():
-        out = model(*inputs)
+        return _one_tensor(model(*inputs))
+
+
+def _one_tensor(out):
     if isinstance(out, (tuple, list)):
         if len(out) != 1:
             raise TypeError("the reference returns several outputs; the runtime compares one tensor")
@@ -107,6 +150,9 @@ def io_bytes(module, init_seed):
     """(bytes of get_inputs(), bytes of the reference's output) at the module's current shape globals,
     floating tensors counted at 4 bytes, measured on the meta device: no memory, no arithmetic. The
     output is None where an op has no meta kernel."""
+    if hasattr(module, "__kgate_gpumode__"):
+        return kgate_gpumode.io_bytes(module)
+
     def nbytes(t):
         return t.numel() * (4 if t.is_floating_point() else t.element_size())
 
@@ -131,10 +177,21 @@ def io_bytes_json(module, init_seed):
 
 @functools.lru_cache(maxsize=None)
 def _source_digest(reference_path):
-    """sha256 of the reference's source and torch's version: read once per run, whatever the keys."""
+    """sha256 of the reference's source (with a GPU MODE task.yml), the judge's helpers and torch's
+    version: read once per run, whatever the keys."""
     import hashlib
     with open(reference_path, "rb") as f:
-        return hashlib.sha256(f.read() + b"\0" + torch.__version__.encode()).hexdigest()
+        text = f.read()
+    # A GPU MODE problem's tests are in the task.yml beside it.
+    task_yml = os.path.join(os.path.dirname(os.path.abspath(reference_path)), "task.yml")
+    if os.path.isfile(task_yml):
+        with open(task_yml, "rb") as f:
+            text += b"\0" + f.read()
+    # The judge's own helpers decide what is kept: a new version of them must not read an old answer.
+    for helper in (__file__, kgate_gpumode.__file__):
+        with open(helper, "rb") as f:
+            text += b"\0" + f.read()
+    return hashlib.sha256(text + b"\0" + torch.__version__.encode()).hexdigest()
 
 
 def cached(cache_dir, reference_path, key, compute, *args):
@@ -186,7 +243,10 @@ def generalization_shapes(module):
     """Shape sets for a task without a manifest, as JSON: {"public": {...}, "hidden": [{...}, ...]}.
     The shape symbols are the module-level ints (not bools) that change get_inputs()' shapes and leave
     get_init_inputs() as it is (the model's own sizes stay the task's). Hidden sets: every symbol halved,
-    then halved and made odd; each kept only where the reference runs on it (meta device, no memory)."""
+    then halved and made odd; each kept only where the reference runs on it (meta device, no memory).
+    A GPU MODE task's sets are its task.yml tests."""
+    if hasattr(module, "__kgate_gpumode__"):
+        return kgate_gpumode.shape_sets(module)
     base_shapes, base_init = _meta_shapes(module)
     symbols = {}
     for name, value in sorted(vars(module).items()):

@@ -1,6 +1,7 @@
 """The worker's Python half: routes load_inline/load to the judge's compile cache, imports the candidate
-under a private module name, builds ModelNew, calls it, and gathers the facts about its output. Runs in
-the sandboxed worker, next to untrusted code: the judge re-checks everything it can from the arena."""
+under a private module name, builds its entry (ModelNew, Model or GPU MODE's custom_kernel), calls it,
+and gathers the facts about its output. Runs in the sandboxed worker, next to untrusted code: the judge
+re-checks everything it can from the arena."""
 import base64
 import importlib.machinery
 import importlib.util
@@ -95,29 +96,51 @@ def install_compile_hook(read_fd, write_fd):
     cpp_extension.load = _load
 
 
-def import_candidate(path, module_name):
+def import_candidate(path, module_name, entry="model", paths=()):
+    """Imports the submission and returns its entry as a factory of modules over the inputs: for entry
+    "model" its ModelNew class (KernelBench), else its Model (harnesses that keep the reference's class
+    name); for "custom_kernel" GPU MODE's function wrapped by kgate_gpumode.Entry. `paths`: directories
+    the harness puts beside the submission (a GPU MODE problem's task.py and utils.py)."""
+    for directory in paths:
+        if directory not in sys.path:
+            sys.path.insert(0, directory)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
-    if not hasattr(module, "ModelNew"):
-        raise ImportError("the submission defines no ModelNew")
-    return module
+    if entry == "custom_kernel":
+        import kgate_gpumode
+        return kgate_gpumode.candidate_entry(module)
+    for name in ("ModelNew", "Model"):
+        if isinstance(getattr(module, name, None), type):
+            return getattr(module, name)
+    raise ImportError("the submission defines no ModelNew (KernelBench) and no Model class")
 
 
-def build(module, init_seed, init_inputs_json, dtype_name, device):
+def build(factory, init_seed, init_inputs_json, dtype_name, device):
     torch.manual_seed(init_seed)
-    model = module.ModelNew(*json.loads(init_inputs_json))
+    model = factory(*json.loads(init_inputs_json))
     return cast_model(model, dtype_name, device)
 
 
-def call(model, inputs):
-    """forward on the inputs. No synchronize here: on CUDA the worker records the end of the call on the
-    stream, synchronizes the device and records it again (runtime/cuda/gpu_timer.h)."""
+def prepare_call(model, inputs):
+    """What the call takes, made before the traced and timed window: for a GPU MODE entry (exactly the
+    runtime's own class) its data with fresh output buffers; otherwise the inputs as they are."""
+    import kgate_gpumode
+    if type(model) is kgate_gpumode.Entry:
+        return model.prepare(list(inputs))
+    return inputs
+
+
+def call(model, prepared):
+    """forward on the inputs (or a GPU MODE entry's function on its prepared data). No synchronize here:
+    on CUDA the worker records the end of the call on the stream, synchronizes the device and records it
+    again (runtime/cuda/gpu_timer.h)."""
+    import kgate_gpumode
     with torch.no_grad():
-        out = model(*inputs)
+        out = model.call_prepared(prepared) if type(model) is kgate_gpumode.Entry else model(*prepared)
     if isinstance(out, (tuple, list)) and len(out) == 1:
         out = out[0]
     if not isinstance(out, torch.Tensor):

@@ -1,0 +1,304 @@
+"""GPU MODE tasks in the runtime. A GPU MODE problem is a directory with reference.py (generate_input,
+ref_kernel, check_implementation), task.py (the input_t/output_t types) and task.yml (the files the
+harness copies beside the submission, and the `tests:` argument sets); the candidate defines
+custom_kernel(data). The judge runs every task through one interface (Model, get_inputs,
+get_init_inputs, shape globals), so this module adapts a GPU MODE problem to it:
+
+- The test arguments of task.yml are the shape globals: the first test is the public set, the other
+  tests are the hidden sets.
+- generate_input()'s data is flattened: its tensors are the inputs (refilled by the judge like any
+  get_inputs() tensor); the rest of its structure, its constants and its output buffers (tensors that
+  ref_kernel writes, GPU MODE's `data, output = data`) travel as a JSON spec, the one init input.
+- Model(spec) and, in the worker, the candidate's entry rebuild the data from the spec and the input
+  tensors, with a fresh output buffer (NaN for floating types) on each call, and call ref_kernel or
+  custom_kernel. An output buffer is never one of the inputs, so writing it is no input mutation and
+  returning it is no aliasing.
+
+Both halves import this module: the judge (adapter) and the sandboxed worker (rebuild, entry)."""
+import json
+import os
+import shutil
+import sys
+import types
+
+import torch
+
+_DTYPE_NAMES = {v: k for k, v in vars(torch).items() if isinstance(v, torch.dtype)}
+
+
+# ----- both sides: the spec and the rebuild -----
+
+def _dtype_name(dtype):
+    return _DTYPE_NAMES[dtype]
+
+
+def _constant(value):
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    raise TypeError(f"generate_input() returned a {type(value).__name__} the runtime cannot pass on; "
+                    "supported: tensors, numbers, strings, None, and tuples, lists and dicts of them")
+
+
+def _flatten(data, outputs, tensors, leaves):
+    """The spec of `data`; appends its input tensors to `tensors`. `outputs`: ids of output buffers."""
+    if isinstance(data, torch.Tensor):
+        if id(data) in outputs:
+            return {"out": list(data.shape), "dtype": _dtype_name(data.dtype)}
+        tensors.append(data)
+        leaves.append(data)
+        return {"t": len(tensors) - 1}
+    if isinstance(data, tuple):
+        return {"tuple": [_flatten(v, outputs, tensors, leaves) for v in data]}
+    if isinstance(data, list):
+        return {"list": [_flatten(v, outputs, tensors, leaves) for v in data]}
+    if isinstance(data, dict):
+        if not all(isinstance(k, str) for k in data):
+            raise TypeError("generate_input() returned a dict with keys that are not strings")
+        return {"dict": {k: _flatten(v, outputs, tensors, leaves) for k, v in data.items()}}
+    return {"c": _constant(data)}
+
+
+def rebuild(spec, tensors, device):
+    """The data custom_kernel/ref_kernel takes, from a spec and the input tensors."""
+    if "t" in spec:
+        return tensors[spec["t"]]
+    if "out" in spec:
+        dtype = getattr(torch, spec["dtype"])
+        if dtype.is_floating_point or dtype.is_complex:
+            return torch.full(spec["out"], float("nan"), dtype=dtype, device=device)
+        return torch.zeros(spec["out"], dtype=dtype, device=device)
+    if "tuple" in spec:
+        return tuple(rebuild(s, tensors, device) for s in spec["tuple"])
+    if "list" in spec:
+        return [rebuild(s, tensors, device) for s in spec["list"]]
+    if "dict" in spec:
+        return {k: rebuild(s, tensors, device) for k, s in spec["dict"].items()}
+    return spec["c"]
+
+
+def _device_of(tensors):
+    return tensors[0].device if tensors else torch.device("cpu")
+
+
+class Entry(torch.nn.Module):
+    """A GPU MODE function (ref_kernel, custom_kernel) as a module over the flattened inputs. The worker
+    prepares the data (the fresh output buffers: fills, the runtime's work) before the traced and timed
+    call, and calls the function on it (kgate_worker.prepare_call, call)."""
+
+    def __init__(self, function, spec_json):
+        super().__init__()
+        self._function = function
+        self._spec = json.loads(spec_json)
+
+    def prepare(self, tensors):
+        return rebuild(self._spec, list(tensors), _device_of(tensors))
+
+    def call_prepared(self, data):
+        return self._function(data)
+
+    def forward(self, *tensors):
+        return self.call_prepared(self.prepare(tensors))
+
+
+def candidate_entry(module):
+    """The worker's factory for a GPU MODE candidate: Entry(custom_kernel, spec)."""
+    if not callable(getattr(module, "custom_kernel", None)):
+        raise ImportError("the submission defines no custom_kernel (GPU MODE's entry point)")
+    return lambda spec_json: Entry(module.custom_kernel, spec_json)
+
+
+# ----- the judge's side: the adapter -----
+
+def is_gpumode_reference(module):
+    return callable(getattr(module, "generate_input", None)) and callable(getattr(module, "ref_kernel", None))
+
+
+def _task_yml(task_dir):
+    path = os.path.join(task_dir, "task.yml")
+    if not os.path.isfile(path):
+        return {}
+    import yaml
+    with open(path, encoding="utf-8") as f:
+        doc = yaml.safe_load(f) or {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def stage_files(task_dir, stage_dir):
+    """Copies the files task.yml lists (utils.py from ../utils.py, task.py) into stage_dir, as GPU MODE's
+    harness does beside the submission; the submission itself, the reference (loaded from its own
+    path) and the harness's eval.py are not copied. Returns the names task.yml listed whose source is
+    missing."""
+    missing = []
+    for entry in _task_yml(task_dir).get("files", []) or []:
+        if not isinstance(entry, dict):
+            continue
+        name, source = str(entry.get("name", "")), str(entry.get("source", ""))
+        if not name or source == "@SUBMISSION@" or name in ("eval.py", "reference.py", "submission.py"):
+            continue
+        path = os.path.normpath(os.path.join(task_dir, source))
+        if os.path.isfile(path):
+            shutil.copyfile(path, os.path.join(stage_dir, os.path.basename(name)))
+        else:
+            missing.append(f"{name} (from {source})")
+    return missing
+
+
+def test_sets(task_dir, key="tests"):
+    """task.yml's `tests:` (or `benchmarks:`) argument sets: each a dict of ints. Other values are not
+    shape symbols."""
+    sets = []
+    for test in _task_yml(task_dir).get(key, []) or []:
+        if not isinstance(test, dict):
+            continue
+        ints = {str(k): v for k, v in test.items() if isinstance(v, int) and not isinstance(v, bool)}
+        if len(ints) != len(test):
+            raise ValueError(f"task.yml {key[:-1]} {test}: only integer arguments are supported")
+        sets.append(ints)
+    return sets
+
+
+def _bytes_of(t):
+    t = t.detach()
+    return t.contiguous().view(torch.uint8) if t.numel() else t
+
+
+def _leaves(data):
+    if isinstance(data, torch.Tensor):
+        return [data]
+    if isinstance(data, (tuple, list)):
+        return [t for v in data for t in _leaves(v)]
+    if isinstance(data, dict):
+        return [t for v in data.values() for t in _leaves(v)]
+    return []
+
+
+def _copy(data, replace=None):
+    """A copy of the data with every tensor cloned (the one at index `replace[0]` made `replace[1]`)."""
+    counter = [0]
+
+    def copy(v):
+        if isinstance(v, torch.Tensor):
+            i = counter[0]
+            counter[0] += 1
+            return replace[1](v) if replace and replace[0] == i else v.clone()
+        if isinstance(v, tuple):
+            return tuple(copy(x) for x in v)
+        if isinstance(v, list):
+            return [copy(x) for x in v]
+        if isinstance(v, dict):
+            return {k: copy(x) for k, x in v.items()}
+        return v
+
+    return copy(data)
+
+
+def _same(a, b):
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        return a.shape == b.shape and a.dtype == b.dtype and torch.equal(_bytes_of(a), _bytes_of(b))
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _output_leaves(ref_kernel, data):
+    """ids of the tensors of `data` that are output buffers: those ref_kernel writes (found by running it
+    on a copy and comparing bytes), and floating ones its result does not depend on (GPU MODE hands an
+    output buffer in the data even where the reference returns a new tensor: NaN in it changes nothing)."""
+    leaves = _leaves(data)
+    with torch.no_grad():
+        pristine = _copy(data)
+        run = _copy(pristine)
+        baseline = ref_kernel(run)
+        written = {i for i, (t, b) in enumerate(zip(_leaves(run), _leaves(pristine)))
+                   if not torch.equal(_bytes_of(t), _bytes_of(b))}
+        for i, t in enumerate(leaves):
+            if i in written or not t.is_floating_point() or t.numel() == 0:
+                continue
+            poisoned = ref_kernel(_copy(pristine, (i, lambda v: torch.full_like(v, float("nan")))))
+            if _same(poisoned, baseline):
+                written.add(i)
+    return {id(leaves[i]) for i in written}
+
+
+def make_adapter(reference, task_dir, module_name):
+    """A module with the judge's interface over a loaded GPU MODE reference."""
+    adapter = types.ModuleType(module_name + "_gpumode")
+    sets = test_sets(task_dir)
+    if not sets:
+        raise ImportError(f"{task_dir}/task.yml lists no tests: a GPU MODE task needs at least one argument set")
+    names = sorted(sets[0])
+    for name in names:
+        setattr(adapter, name, sets[0][name])
+    benchmarks = [b for b in test_sets(task_dir, "benchmarks") if sorted(b) == names]
+    adapter.__kgate_gpumode__ = {"tests": sets, "benchmarks": benchmarks, "names": names}
+    specs = {}
+
+    def arguments():
+        return {name: getattr(adapter, name) for name in names}
+
+    def draw():
+        return reference.generate_input(**arguments())
+
+    def spec_json():
+        key = json.dumps(arguments(), sort_keys=True)
+        if key not in specs:
+            data = draw()
+            outputs = _output_leaves(reference.ref_kernel, data)
+            specs[key] = json.dumps(_flatten(data, outputs, [], []))
+        return specs[key]
+
+    def get_inputs():
+        data = draw()
+        spec = json.loads(spec_json())
+        outputs = set()
+
+        def mark(s, v):
+            if "out" in s:
+                outputs.add(id(v))
+            for si, vi in zip(s.get("tuple", s.get("list", [])), v if isinstance(v, (tuple, list)) else []):
+                mark(si, vi)
+            for k, si in s.get("dict", {}).items():
+                mark(si, v[k])
+
+        mark(spec, data)
+        tensors = []
+        _flatten(data, outputs, tensors, [])
+        return tensors
+
+    class Model(Entry):
+        def __init__(self, spec):
+            super().__init__(reference.ref_kernel, spec)
+
+    adapter.Model = Model
+    adapter.get_inputs = get_inputs
+    adapter.get_init_inputs = lambda: [spec_json()]
+    adapter.__kgate_reference__ = reference
+    return adapter
+
+
+def io_bytes(adapter):
+    """(bytes of the inputs, bytes of the reference's output), floating tensors at 4 bytes, from one real
+    draw and reference call: generate_input() names its device, so the meta device cannot stand in."""
+    def nbytes(t):
+        return t.numel() * (4 if t.is_floating_point() else t.element_size())
+
+    inputs = adapter.get_inputs()
+    with torch.no_grad():
+        out = adapter.Model(*adapter.get_init_inputs())(*inputs)
+    if isinstance(out, (tuple, list)) and len(out) == 1:
+        out = out[0]
+    return sum(nbytes(t) for t in inputs), nbytes(out) if isinstance(out, torch.Tensor) else None
+
+
+def shape_sets(adapter):
+    """The judge's shape sets for a GPU MODE task: task.yml's first test public; the other tests and the
+    first benchmark hidden (GPU MODE checks its benchmark sizes too, and a kernel that is right only
+    below some size shows there)."""
+    facts = adapter.__kgate_gpumode__
+    hidden = facts["tests"][1:] + facts["benchmarks"][:1]
+    return json.dumps({"public": facts["tests"][0], "hidden": hidden, "origin": "task.yml tests and first benchmark"})
+
+
+def add_to_path(directory):
+    if directory and directory not in sys.path:
+        sys.path.insert(0, directory)
