@@ -75,36 +75,28 @@ Extractor::TensorKind Extractor::annotated_kind(TSNode annotation) const {
   return TensorKind::Unknown;
 }
 
-// What a parameter holds: its annotation, else a tensor for the inputs of the model class's entry
-// methods (KernelBench hands forward the tensors of get_inputs()), else unknown.
-Extractor::TensorKind Extractor::param_kind(int fn, const std::string& name) const {
-  if (fn < 0 || fn >= static_cast<int>(function_nodes_.size())) return TensorKind::Unknown;
-  TSNode params = ts::field(function_nodes_[fn], "parameters");
-  for (uint32_t i = 0, n = ts::named_count(params); i < n; ++i) {
-    TSNode p = ts::named_child(params, i);
-    TSNode id = ts::is(p, "identifier") ? p : ts::field(p, "name");
-    if (ts_node_is_null(id)) id = ts::named_child(p, 0);
-    if (!ts::is(id, "identifier") || ts::text(id, src_) != name) continue;
-    if (TSNode type = ts::field(p, "type"); !ts_node_is_null(type)) return annotated_kind(type);
-    if (ts::is(p, "list_splat_pattern") || ts::is(p, "dictionary_splat_pattern")) return TensorKind::Unknown;
-    const Function& f = facts_.functions[fn];
-    const bool entry_method =
-        !f.class_name.empty() && std::find(facts_.entries.begin(), facts_.entries.end(), fn) != facts_.entries.end();
-    return entry_method ? TensorKind::Yes : TensorKind::Unknown;
-  }
-  return TensorKind::Unknown;
+// What a parameter of the function whose scope this is holds: its annotation, else a tensor for the
+// inputs of the model class's entry methods (KernelBench hands forward the tensors of get_inputs()),
+// else unknown.
+Extractor::TensorKind Extractor::param_kind(int scope, const std::string& name) const {
+  const auto it = scopes_[scope].param_nodes.find(name);
+  if (it == scopes_[scope].param_nodes.end()) return TensorKind::Unknown;
+  const TSNode p = it->second;
+  if (TSNode type = ts::field(p, "type"); !ts_node_is_null(type)) return annotated_kind(type);
+  if (ts::is(p, "list_splat_pattern") || ts::is(p, "dictionary_splat_pattern")) return TensorKind::Unknown;
+  const int fn = scopes_[scope].function;
+  const bool entry_method = fn >= 0 && !facts_.functions[fn].class_name.empty() &&
+                            std::find(facts_.entries.begin(), facts_.entries.end(), fn) != facts_.entries.end();
+  return entry_method ? TensorKind::Yes : TensorKind::Unknown;
 }
 
-// All bindings of `name` agree: Yes or No; otherwise Unknown. A binding that reads the name itself
+// All the bindings of a name agree: Yes or No; otherwise Unknown. A binding that reads the name itself
 // (`y = y * 2`, `n = n + 1`, `y += v`) is judged under an assumption: the kind the other bindings give
 // (with the name unknown), kept where every binding then gives it.
-Extractor::TensorKind Extractor::bindings_kind(const std::vector<const Binding*>& bindings, const std::string& name,
-                                               int depth) {
+Extractor::TensorKind Extractor::bindings_kind(const std::vector<const Binding*>& bindings, int depth) {
   if (bindings.empty()) return TensorKind::Unknown;
-  // Keyed by the set of bindings too: a parameter's rebindings are judged per use.
-  const std::string key =
-      name + "@" +
-      std::to_string(ts_node_is_null(bindings.front()->expr) ? 0u : ts_node_start_byte(bindings.front()->expr));
+  // A parameter's rebindings are judged per use: the set is its first binding and its size.
+  const std::pair<const Binding*, size_t> key{bindings.front(), bindings.size()};
   if (auto it = tensor_assumed_.find(key); it != tensor_assumed_.end()) return it->second;
   const auto judge = [&](TensorKind assumed) {
     tensor_assumed_[key] = assumed;
@@ -138,6 +130,13 @@ Extractor::TensorKind Extractor::bindings_kind(const std::vector<const Binding*>
 }
 
 Extractor::TensorKind Extractor::tensor_kind(TSNode e, int scope, int depth) {
+  if (depth > 0 || ts_node_is_null(e) || !tensor_assumed_.empty()) return judge_tensor_kind(e, scope, depth);
+  const std::tuple<uint32_t, uint32_t, TSSymbol> key{ts_node_start_byte(e), ts_node_end_byte(e), ts_node_symbol(e)};
+  if (auto it = tensor_kinds_.find(key); it != tensor_kinds_.end()) return it->second;
+  return tensor_kinds_[key] = judge_tensor_kind(e, scope, depth);
+}
+
+Extractor::TensorKind Extractor::judge_tensor_kind(TSNode e, int scope, int depth) {
   if (ts_node_is_null(e) || depth > 8) return TensorKind::Unknown;
   const std::string_view t = ts::type(e);
   if (t == "parenthesized_expression") return tensor_kind(ts::named_child(e, 0), scope, depth + 1);
@@ -164,14 +163,13 @@ Extractor::TensorKind Extractor::tensor_kind(TSNode e, int scope, int depth) {
     if (f.k == Found::K::Param) {
       // The bindings of the parameter that reach this use (from the last unconditional one on), else
       // the parameter itself.
-      if (auto rebound = param_rebinding(name, f.scope, ts_node_start_byte(e)))
-        return bindings_kind(*rebound, name, depth);
-      return param_kind(scopes_[f.scope].function, name);
+      if (auto rebound = param_rebinding(name, f.scope, ts_node_start_byte(e))) return bindings_kind(*rebound, depth);
+      return param_kind(f.scope, name);
     }
     if (f.k == Found::K::Binding && f.bindings) {
       std::vector<const Binding*> all;
       for (const Binding& b : *f.bindings) all.push_back(&b);
-      return bindings_kind(all, name, depth);
+      return bindings_kind(all, depth);
     }
     return TensorKind::Unknown;
   }

@@ -53,6 +53,7 @@ void Extractor::add_function(TSNode def, TSNode name_node, int scope, int class_
       if (!is_static) s.self_name = pname;
     }
     s.params.insert(pname);
+    s.param_nodes[pname] = p;
     facts_.functions[index].params.push_back(pname);
   }
   int scope_index = static_cast<int>(scopes_.size());

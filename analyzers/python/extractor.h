@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -141,6 +142,7 @@ struct Scope {
   int class_index = -1;
   std::string self_name;
   std::unordered_set<std::string> params;
+  std::unordered_map<std::string, TSNode> param_nodes;  // each parameter's node (its annotation, `*args`)
   std::unordered_map<std::string, std::vector<Binding>> bindings;
   std::unordered_map<std::string, std::string> imports;
   std::unordered_map<std::string, int> local_functions;
@@ -305,9 +307,10 @@ class Extractor {
 
   // Whether an expression is a full tensor: Yes, No (a number, a shape, one element), or Unknown.
   enum class TensorKind { No, Yes, Unknown };
-  TensorKind tensor_kind(TSNode expr, int scope, int depth);
-  TensorKind bindings_kind(const std::vector<const Binding*>& bindings, const std::string& name, int depth);
-  TensorKind param_kind(int fn, const std::string& name) const;
+  TensorKind tensor_kind(TSNode expr, int scope, int depth);  // judge_tensor_kind, kept per node at depth 0
+  TensorKind judge_tensor_kind(TSNode expr, int scope, int depth);
+  TensorKind bindings_kind(const std::vector<const Binding*>& bindings, int depth);
+  TensorKind param_kind(int scope, const std::string& name) const;
   TensorKind annotated_kind(TSNode annotation) const;
   void record_binary_operator(TSNode node, int scope, const Guard& guard);
   void record_augmented_operator(TSNode node, int scope, const Guard& guard);
@@ -418,7 +421,11 @@ class Extractor {
   std::vector<Guard> name_guards_, cast_guards_, handler_guards_;
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> handler_ranges_;
   std::vector<std::pair<std::string, int>> global_mutations_;
-  std::unordered_map<std::string, TensorKind> tensor_assumed_;  // bindings_kind's assumptions, while it runs
+  // bindings_kind's assumptions while it runs, by binding set (its first binding and its size).
+  std::map<std::pair<const Binding*, size_t>, TensorKind> tensor_assumed_;
+  // tensor_kind's answers for whole expressions (depth 0, no assumption in force), by node: a chain
+  // `a * b + c` asks its operators' parents again.
+  std::map<std::tuple<uint32_t, uint32_t, TSSymbol>, TensorKind> tensor_kinds_;
   int current_scope_ = 0;
   int model_class_ = -1;
   uint32_t embedded_count_ = 0;

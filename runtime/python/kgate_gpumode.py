@@ -39,23 +39,39 @@ def _constant(value):
                     "supported: tensors, numbers, strings, None, and tuples, lists and dicts of them")
 
 
-def _flatten(data, outputs, tensors, leaves):
-    """The spec of `data`; appends its input tensors to `tensors`. `outputs`: ids of output buffers."""
-    if isinstance(data, torch.Tensor):
-        if id(data) in outputs:
-            return {"out": list(data.shape), "dtype": _dtype_name(data.dtype)}
-        tensors.append(data)
-        leaves.append(data)
-        return {"t": len(tensors) - 1}
-    if isinstance(data, tuple):
-        return {"tuple": [_flatten(v, outputs, tensors, leaves) for v in data]}
-    if isinstance(data, list):
-        return {"list": [_flatten(v, outputs, tensors, leaves) for v in data]}
-    if isinstance(data, dict):
-        if not all(isinstance(k, str) for k in data):
-            raise TypeError("generate_input() returned a dict with keys that are not strings")
-        return {"dict": {k: _flatten(v, outputs, tensors, leaves) for k, v in data.items()}}
-    return {"c": _constant(data)}
+def _flatten(data, outputs):
+    """The spec of `data`: its tensors numbered in order ({"t": i}), except the output buffers (ids in
+    `outputs`), which the spec describes instead."""
+    count = [0]
+
+    def spec(v):
+        if isinstance(v, torch.Tensor):
+            if id(v) in outputs:
+                return {"out": list(v.shape), "dtype": _dtype_name(v.dtype)}
+            count[0] += 1
+            return {"t": count[0] - 1}
+        if isinstance(v, tuple):
+            return {"tuple": [spec(x) for x in v]}
+        if isinstance(v, list):
+            return {"list": [spec(x) for x in v]}
+        if isinstance(v, dict):
+            if not all(isinstance(k, str) for k in v):
+                raise TypeError("generate_input() returned a dict with keys that are not strings")
+            return {"dict": {k: spec(x) for k, x in v.items()}}
+        return {"c": _constant(v)}
+
+    return spec(data)
+
+
+def _inputs(spec, data):
+    """The input tensors of `data` in the spec's order: where the spec says {"t": i}."""
+    if "t" in spec:
+        return [data]
+    if "tuple" in spec or "list" in spec:
+        return [t for s, v in zip(spec.get("tuple", spec.get("list")), data) for t in _inputs(s, v)]
+    if "dict" in spec:
+        return [t for k, s in spec["dict"].items() for t in _inputs(s, data[k])]
+    return []
 
 
 def rebuild(spec, tensors, device):
@@ -244,26 +260,11 @@ def make_adapter(reference, task_dir, module_name):
         if key not in specs:
             data = draw()
             outputs = _output_leaves(reference.ref_kernel, data)
-            specs[key] = json.dumps(_flatten(data, outputs, [], []))
+            specs[key] = json.dumps(_flatten(data, outputs))
         return specs[key]
 
     def get_inputs():
-        data = draw()
-        spec = json.loads(spec_json())
-        outputs = set()
-
-        def mark(s, v):
-            if "out" in s:
-                outputs.add(id(v))
-            for si, vi in zip(s.get("tuple", s.get("list", [])), v if isinstance(v, (tuple, list)) else []):
-                mark(si, vi)
-            for k, si in s.get("dict", {}).items():
-                mark(si, v[k])
-
-        mark(spec, data)
-        tensors = []
-        _flatten(data, outputs, tensors, [])
-        return tensors
+        return _inputs(json.loads(spec_json()), draw())
 
     class Model(Entry):
         def __init__(self, spec):
