@@ -23,6 +23,7 @@
 #include "analyzers/metrics/cpp_metrics.h"
 #include "analyzers/metrics/metrics_json.h"
 #include "analyzers/pipeline/contract.h"
+#include "analyzers/pipeline/imported_modules.h"
 #include "analyzers/pipeline/inspect.h"
 #include "analyzers/python/python_facts.h"
 #include "analyzers/rules/engine.h"
@@ -311,6 +312,17 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
       }
       extract_cpp_facts(*source, facts, produced, context);
       metrics::measure_cpp(*source, facts);
+      // Calls into Python modules of the submission's directory: what they reach, at the call.
+      if (kind == ingest::FileKind::Python) {
+        const ExtractModule extract_module = [&](const SourceFile& f, FactSet& out, const HarnessChoice& choice) {
+          std::vector<Diagnostic> dropped;
+          std::vector<std::string> read;
+          python::extract_facts(f, context.limits, out, dropped, choice, sibling_modules(f.path, {}, context.limits));
+          read_sibling_sources(f, out, context.limits, {}, read);
+          extract_cpp_facts(f, out, dropped, context);
+        };
+        follow_imported_modules(*source, facts, context.limits, python_sidecars, extract_module);
+      }
     } catch (const std::exception& e) {
       // An analyzer bug must not take down a batch: the file is rejected with the reason.
       produced.push_back(pipeline_finding("input-parse-error", std::string("analyzer failed: ") + e.what(), path));
