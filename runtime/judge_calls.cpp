@@ -135,6 +135,19 @@ Answer Judge::await(const std::string& expected, const std::string& what, int ti
                            read.body.value("message", "")};
       return answer;
     }
+    if (op == "error" && read.body.value("harness", false)) {
+      // The worker says its own code failed. Before the submission is loaded that is so, and
+      // start_and_load makes it harness-error. Once the submission's code has run in the worker, nothing
+      // the worker says of itself can be trusted (the candidate can raise the runtime's own fault, or
+      // patch the code that would), so it stays the run's crash, and the message says whose step it was.
+      answer.verdict = Verdict::crashed;
+      answer.reason = {"crashed", what +
+                                      " failed in the worker's runtime code, after the submission's code ran "
+                                      "(the worker is not trusted then; if the submission is not at fault, "
+                                      "this is a runtime bug): " +
+                                      read.body.value("message", std::string())};
+      return answer;
+    }
     if (op == "violation") {
       report_.worker_end = worker_.reap(2000);
       answer.verdict = Verdict::sandbox_violation;
@@ -149,12 +162,21 @@ Answer Judge::await(const std::string& expected, const std::string& what, int ti
 }
 
 Answer Judge::start_and_load(const std::filesystem::path& submission) {
+  // No code of the submission has run before the load: a worker that dies, hangs or trips its own
+  // sandbox while starting up is the runtime's failure (a broken install, a busy GPU), never the candidate's.
+  const auto before_load = [](Answer answer) {
+    if (answer.verdict != Verdict::harness_error) {
+      answer.reason = {"harness-fault", "the worker failed before the submission was loaded: " + answer.reason.message};
+      answer.verdict = Verdict::harness_error;
+    }
+    return answer;
+  };
   json setup{{"op", "setup"}, {"device", options_.device}, {"arena_bytes", arena_.numel()}};
   if (options_.device != "cpu") setup["cuda_arena"] = cuda_arena_handle_;
-  if (Status s = worker_.send(setup); !s) return closed_answer("setup");
+  if (Status s = worker_.send(setup); !s) return before_load(closed_answer("setup"));
   Answer ready = await("ready", "start-up", options_.start_timeout_ms);
   lap("worker start-up");
-  if (!ready.ok) return ready;
+  if (!ready.ok) return before_load(std::move(ready));
   report_.sandbox = sandbox_state_from_json(ready.body.value("sandbox", json::object()));
   for (const auto& phase : ready.body.value("startup", json::array()))
     report_.worker_startup.push_back({phase.value("phase", std::string("?")), phase.value("seconds", 0.0)});

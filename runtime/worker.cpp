@@ -29,8 +29,12 @@ using nlohmann::json;
 namespace kgate::runtime {
 namespace {
 
-json error_message(const std::string& stage, const std::string& message) {
-  return {{"op", "error"}, {"stage", stage}, {"message", message}};
+// harness: the failure is the runtime's own (its set-up, the protocol, a step where no code of the
+// submission ran): the judge ends the run in harness-error instead of blaming the candidate.
+json error_message(const std::string& stage, const std::string& message, bool harness = false) {
+  json error{{"op", "error"}, {"stage", stage}, {"message", message}};
+  if (harness) error["harness"] = true;
+  return error;
 }
 
 class WorkerSession {
@@ -67,11 +71,14 @@ class WorkerSession {
       if (op == "build") return build(request);
       if (op == "call") return call(request);
     } catch (const py::error_already_set& e) {
-      return error_message(op, embed::error_text(e));
+      return error_message(op, embed::error_text(e), e.matches(helper_.attr("HarnessFault")));
+    } catch (const json::exception& e) {
+      return error_message(op, std::string("malformed request: ") + e.what(), true);  // the judge's message
     } catch (const std::exception& e) {
+      // Anything else may come from the candidate's objects (its output tensor's copy, say).
       return error_message(op, e.what());
     }
-    return error_message(op, "unknown request '" + op + "'");
+    return error_message(op, "unknown request '" + op + "'", true);
   }
 
  private:
@@ -86,7 +93,7 @@ class WorkerSession {
   }
 
   json build(const json& request) {
-    if (!module_) return error_message("build", "no candidate loaded");
+    if (!module_) return error_message("build", "no candidate loaded", true);
     model_ = helper_.attr("build")(*module_, request.at("init_seed").get<std::uint64_t>(),
                                    request.at("init_inputs").get<std::string>(), request.at("dtype").get<std::string>(),
                                    device_);
@@ -110,14 +117,14 @@ class WorkerSession {
   }
 
   json call(const json& request) {
-    if (!model_) return error_message("call", "no model built");
+    if (!model_) return error_message("call", "no model built", true);
     py::list inputs;
     json input_ranges = json::array();
     for (const auto& slot_json : request.at("inputs")) {
       auto slot = slot_from_json(slot_json);
-      if (!slot) return error_message("call", slot.error());
+      if (!slot) return error_message("call", slot.error(), true);
       auto view = slot_view(arena_, *slot);
-      if (!view) return error_message("call", view.error());
+      if (!view) return error_message("call", view.error(), true);
       const StorageRange range = storage_range_of(*view);
       input_ranges.push_back({range.begin, range.end});
       inputs.append(embed::wrap(*view));
@@ -217,14 +224,14 @@ int serve(const WorkerOptions& options, SandboxState state, json startup, std::c
   if (setup.kind != MessageRead::Kind::message) return 3;
   startup.push_back({{"phase", "waiting for the judge"}, {"seconds", seconds_since(clock)}});
   if (Status s = session.set_up(setup.body); !s) {
-    (void)write_message(options.control_out, error_message("setup", s.message()));
+    (void)write_message(options.control_out, error_message("setup", s.message(), true));
     return 3;
   }
   startup.push_back({{"phase", "arena set-up"}, {"seconds", seconds_since(clock)}});
   helper.attr("install_compile_hook")(options.control_in, options.control_out);
   if (options.sandbox) {
     if (Status s = install_syscall_filter(options.control_out, state.jit_exec); !s) {
-      (void)write_message(options.control_out, error_message("sandbox", s.message()));
+      (void)write_message(options.control_out, error_message("sandbox", s.message(), true));
       return 3;
     }
     state.seccomp = true;
@@ -258,11 +265,12 @@ int run_worker(const WorkerOptions& options) {
   set_violation_channel(options.control_out);
   SandboxState state;
   if (Status s = apply_limits(options.limits); !s) {
-    (void)write_message(options.control_out, error_message("sandbox", s.message()));
+    (void)write_message(options.control_out, error_message("sandbox", s.message(), true));
     return 3;
   }
   if (::chdir(options.private_dir.c_str()) != 0) {
-    (void)write_message(options.control_out, error_message("sandbox", "cannot enter " + options.private_dir.string()));
+    (void)write_message(options.control_out,
+                        error_message("sandbox", "cannot enter " + options.private_dir.string(), true));
     return 3;
   }
   if (options.sandbox) {
@@ -271,7 +279,7 @@ int run_worker(const WorkerOptions& options) {
     extras.dev_shm_writable = options.device != "cpu";
     auto abi = restrict_filesystem(options.private_dir, extras);
     if (!abi) {
-      (void)write_message(options.control_out, error_message("sandbox", abi.error()));
+      (void)write_message(options.control_out, error_message("sandbox", abi.error(), true));
       return 3;
     }
     state.landlock_abi = *abi;
@@ -282,16 +290,17 @@ int run_worker(const WorkerOptions& options) {
   json startup = json::array();
   startup.push_back({{"phase", "sandbox"}, {"seconds", seconds_since(clock)}});
   if (Status s = embed::start_python(); !s) {
-    (void)write_message(options.control_out, error_message("python", s.message()));
+    (void)write_message(options.control_out, error_message("python", s.message(), true));
     return 3;
   }
   startup.push_back({{"phase", "python"}, {"seconds", seconds_since(clock)}});
   try {
     return serve(options, state, std::move(startup), clock);
   } catch (const py::error_already_set& e) {
-    (void)write_message(options.control_out, error_message("python", embed::error_text(e)));
+    // Only the worker's own start-up escapes serve(): requests end in handle(), which answers every error.
+    (void)write_message(options.control_out, error_message("python", embed::error_text(e), true));
   } catch (const std::exception& e) {
-    (void)write_message(options.control_out, error_message("internal", e.what()));
+    (void)write_message(options.control_out, error_message("internal", e.what(), true));
   }
   return 3;
 }

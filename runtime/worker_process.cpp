@@ -10,6 +10,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -19,8 +22,9 @@ namespace {
 
 // Environment variables a worker inherits: library lookup and GPU selection only. Nothing else of the
 // judge's environment (and no seed: seeds never exist outside the judge's memory).
+// KGATE_RUNTIME_PYTHON_DIR: the worker's helpers come from where the judge's come from.
 constexpr const char* kPassedThrough[] = {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
-                                          "NVIDIA_VISIBLE_DEVICES"};
+                                          "NVIDIA_VISIBLE_DEVICES", "KGATE_RUNTIME_PYTHON_DIR"};
 
 }  // namespace
 
@@ -56,7 +60,11 @@ Result<WorkerProcess> WorkerProcess::spawn(const WorkerSpawn& spec) {
   std::vector<std::string> env{"PATH=/usr/bin:/bin", "LANG=C.UTF-8", "HOME=" + spec.private_dir.string(),
                                "TMPDIR=" + spec.private_dir.string()};
   for (const char* name : kPassedThrough)
-    if (const char* value = std::getenv(name)) env.push_back(std::string(name) + "=" + value);
+    if (const char* value = std::getenv(name)) {
+      // The worker starts in its private directory: a relative helper directory is the judge's.
+      const bool directory = std::string_view(name) == "KGATE_RUNTIME_PYTHON_DIR" && *value;
+      env.push_back(std::string(name) + "=" + (directory ? std::filesystem::absolute(value).string() : value));
+    }
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -17,6 +17,21 @@ from kgate_models import apply_redraw, cast_model  # noqa: F401 - the worker cal
 _control = {"read": -1, "write": -1}
 
 
+class HarnessFault(Exception):
+    """A failure in the runtime's own code, in a step where no code of the submission runs (the import
+    path the harness gives, a GPU MODE entry's output buffers): the worker marks its error message as
+    the runtime's. The judge makes that harness-error before the submission is loaded; after it, the
+    worker's word is not trusted (the candidate could raise this too), and the mark only names whose
+    step failed."""
+
+
+def _harness_step(what, function, *args):
+    try:
+        return function(*args)
+    except Exception as e:  # noqa: BLE001 - every failure of the runtime's own step is the harness's
+        raise HarnessFault(f"{what}: {type(e).__name__}: {e}") from e
+
+
 def _send(message):
     data = json.dumps(message).encode()
     os.write(_control["write"], struct.pack("<I", len(data)) + data)
@@ -106,7 +121,7 @@ def import_candidate(path, module_name, entry="model", paths=()):
             sys.path.insert(0, directory)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {path}")
+        raise HarnessFault(f"the runtime cannot load {path} as a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     spec.loader.exec_module(module)
@@ -130,7 +145,8 @@ def prepare_call(model, inputs):
     runtime's own class) its data with fresh output buffers; otherwise the inputs as they are."""
     import kgate_gpumode
     if type(model) is kgate_gpumode.Entry:
-        return model.prepare(list(inputs))
+        # Entry.prepare is the runtime's own code on the task's data: no candidate code runs in it.
+        return _harness_step("preparing the call's data", model.prepare, list(inputs))
     return inputs
 
 

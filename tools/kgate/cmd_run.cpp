@@ -97,8 +97,8 @@ RegisteredCommand add_run_command(CLI::App& parent) {
           "30 timed calls. Profile quick (--quick; RL reward loops): 1 seed, normal and outlier inputs, the public\n"
           "shape sets and the hidden set with the most odd sizes, 10 timed calls. Explicit options win.\n"
           "Exit code: 0 pass, 1 fail/crashed/timeout/sandbox-violation, 2 usage, task or internal error,\n"
-          "3 harness-error (a limit of the harness met while judging: the arena, GPU memory; no verdict on the "
-          "submission).");
+          "3 harness-error (a limit or fault of the harness met while judging: the arena, GPU memory, a worker that "
+          "failed before the submission was loaded; no verdict on the submission).");
   cmd->add_option("--task", options->task, "task directory, task.yaml, or a bare KernelBench .py file")->required();
   cmd->add_option("SUBMISSION", options->submission, "the KernelBench-format submission (ModelNew)")->required();
   cmd->add_option("--device", options->device, "where to run")
