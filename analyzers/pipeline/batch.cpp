@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "analyzers/ingest/ingest.h"
+#include "analyzers/pipeline/pipeline_finding.h"
 
 namespace kgate {
 
@@ -42,13 +43,7 @@ FileResult internal_failure(const std::string& path, const std::string& what) {
   FileResult result;
   result.path = path;
   result.rejected = true;
-  Diagnostic d;
-  d.rule = "input-parse-error";
-  d.message = "analysis failed: " + what;
-  d.path = path;
-  d.span = {1, 1, 1, 1};
-  d.engine = "ingest";
-  result.findings.push_back(std::move(d));
+  result.findings.push_back(pipeline_finding("input-parse-error", "analysis failed: " + what, path));
   return result;
 }
 

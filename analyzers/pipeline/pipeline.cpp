@@ -25,6 +25,7 @@
 #include "analyzers/pipeline/contract.h"
 #include "analyzers/pipeline/imported_modules.h"
 #include "analyzers/pipeline/inspect.h"
+#include "analyzers/pipeline/pipeline_finding.h"
 #include "analyzers/python/python_facts.h"
 #include "analyzers/rules/engine.h"
 #include "analyzers/rules/policy.h"
@@ -42,17 +43,6 @@ const Policy& empty_policy() {
 const RuleSet& empty_rules() {
   static const RuleSet rules;
   return rules;
-}
-
-Diagnostic pipeline_finding(std::string rule, std::string message, const std::string& path) {
-  Diagnostic d;
-  d.rule = std::move(rule);
-  d.severity = Severity::Error;
-  d.message = std::move(message);
-  d.path = path;
-  d.span = {1, 1, 1, 1};
-  d.engine = "ingest";
-  return d;
 }
 
 // The harness profile of a raw C++/CUDA file, from its includes (GPU MODE's task.h) once its facts

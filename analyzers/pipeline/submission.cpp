@@ -5,22 +5,13 @@
 #include <filesystem>
 #include <set>
 
+#include "analyzers/pipeline/pipeline_finding.h"
+
 namespace kgate {
 
 namespace {
 
 std::string normal(const std::string& path) { return std::filesystem::path(path).lexically_normal().string(); }
-
-Diagnostic fold_finding(const std::string& dir, std::string message) {
-  Diagnostic d;
-  d.rule = "entry-not-found";
-  d.severity = Severity::Error;
-  d.message = std::move(message);
-  d.path = dir;
-  d.span = {1, 1, 1, 1};
-  d.engine = "ingest";
-  return d;
-}
 
 }  // namespace
 
@@ -62,11 +53,13 @@ FileResult fold_submission(const std::string& dir, const std::vector<FileResult>
     std::string names;
     for (const FileResult* e : entries)
       names += (names.empty() ? "" : ", ") + std::filesystem::path(e->path).filename().string();
-    folded.findings.push_back(fold_finding(
-        dir, entries.empty() ? "no file of the submission holds a harness entry: the submission is unjudged"
-                             : std::to_string(entries.size()) + " files hold a harness entry (" + names +
-                                   "): name the one the harness runs (check that file, or give the others to "
-                                   "exclude in .kgate.yaml)"));
+    folded.findings.push_back(pipeline_finding(
+        "entry-not-found",
+        entries.empty() ? "no file of the submission holds a harness entry: the submission is unjudged"
+                        : std::to_string(entries.size()) + " files hold a harness entry (" + names +
+                              "): name the one the harness runs (check that file, or give the others to "
+                              "exclude in .kgate.yaml)",
+        dir));
     folded.verdict = "unjudged";
   }
   if (member_rejected) folded.verdict = "reject";
