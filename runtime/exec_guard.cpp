@@ -46,7 +46,7 @@ std::string program_of(const char* event, PyObject* args) {
   }
   PyObject* bytes = nullptr;
   if (PyUnicode_Check(first) || PyBytes_Check(first) || PyObject_HasAttrString(first, "__fspath__")) {
-    if (!PyUnicode_FSConverter(first, &bytes)) {
+    if (!PyUnicode_FSConverter(first, static_cast<void*>(&bytes))) {
       PyErr_Clear();
       return {};
     }

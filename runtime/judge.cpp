@@ -220,8 +220,8 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
   spawn.arena_fd = memfd ? memfd->fd() : -1;
   spawn.sandbox = options.sandbox;
   spawn.device = options.device;
-  spawn.limits.cpu_seconds =
-      static_cast<std::uint64_t>(options.start_timeout_ms / 1000 + 16 * options.call_timeout_ms / 1000);
+  spawn.limits.cpu_seconds = static_cast<std::uint64_t>(options.start_timeout_ms) / 1000 +
+                             16 * static_cast<std::uint64_t>(options.call_timeout_ms) / 1000;
   spawn.limits.address_space = options.device == "cpu" ? options.cpu_address_space : 0;
   if (options.device != "cpu") spawn.limits.processes = 0;  // the CUDA driver's threads; root is exempt anyway
   auto worker = WorkerProcess::spawn(spawn);

@@ -134,7 +134,7 @@ std::optional<std::filesystem::path> find_config(const std::filesystem::path& an
   std::filesystem::path dir = std::filesystem::absolute(analysed, ec).lexically_normal();
   if (!std::filesystem::is_directory(dir, ec)) dir = dir.parent_path();
   while (true) {
-    const auto candidate = dir / kConfigFileName;
+    auto candidate = dir / kConfigFileName;
     if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
     if (!dir.has_parent_path() || dir.parent_path() == dir) return std::nullopt;
     dir = dir.parent_path();

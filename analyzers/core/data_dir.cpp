@@ -39,7 +39,7 @@ std::optional<fs::path> installed_data_dir() {
     candidates.insert(candidates.end(), extra_prefixes().begin(), extra_prefixes().end());
   }
   for (const fs::path& prefix : candidates) {
-    const fs::path data = prefix / "share" / "kgate";
+    fs::path data = prefix / "share" / "kgate";
     if (fs::is_directory(data / "rules", ec)) return data;
   }
   return std::nullopt;

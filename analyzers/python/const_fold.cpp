@@ -359,7 +359,7 @@ std::optional<int64_t> ConstFolder::fold_int(TSNode expr, int depth) const {
     std::string_view op = ts::text(ts::field(expr, "operator"), source_);
     if (!v) return std::nullopt;
     if (op == "-") return -*v;
-    if (op == "+") return *v;
+    if (op == "+") return v;
     return std::nullopt;
   }
   if (t == "binary_operator") {

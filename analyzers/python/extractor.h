@@ -79,7 +79,7 @@ inline bool class_like(std::string_view path) {
   return !last.empty() && std::isupper(static_cast<unsigned char>(last[0]));
 }
 
-inline std::string canonical_dtype(std::string path) {
+inline std::string canonical_dtype(const std::string& path) {
   static const std::unordered_map<std::string, std::string> aliases = {
       {"torch.half", "torch.float16"},    {"torch.float", "torch.float32"}, {"torch.double", "torch.float64"},
       {"torch.long", "torch.int64"},      {"torch.int", "torch.int32"},     {"torch.short", "torch.int16"},

@@ -21,7 +21,7 @@ size_t occurrences(const std::string& text, const std::string& needle) {
 }
 
 nlohmann::json record(const std::string& path, const std::string& verdict,
-                      std::vector<std::pair<std::string, std::string>> findings) {
+                      const std::vector<std::pair<std::string, std::string>>& findings) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& [rule, severity] : findings)
     list.push_back({{"rule", rule}, {"severity", severity}, {"message", "m"}, {"line", 1}, {"col", 1}});

@@ -18,7 +18,7 @@ std::vector<at::Tensor> structure(at::ScalarType dtype = at::kFloat, std::int64_
   return {at::empty({n}, at::TensorOptions().dtype(dtype)), at::empty({n}, at::TensorOptions().dtype(dtype))};
 }
 
-at::Tensor fill_one(Distribution dist, at::ScalarType dtype = at::kFloat, InputOptions options = {},
+at::Tensor fill_one(Distribution dist, at::ScalarType dtype = at::kFloat, const InputOptions& options = {},
                     std::optional<Fill> fill = std::nullopt, std::uint64_t seed = 7) {
   std::vector<InputSpec> specs{{"x", fill}};
   return fill_inputs({at::empty({1 << 16}, at::TensorOptions().dtype(dtype))}, specs, dist, seed, options)[0];

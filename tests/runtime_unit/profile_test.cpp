@@ -8,7 +8,9 @@
 namespace kgate::runtime {
 namespace {
 
-KernelOrigin origin(std::string_view name, std::vector<std::string> own = {}) { return classify_kernel(name, own); }
+KernelOrigin origin(std::string_view name, const std::vector<std::string>& own = {}) {
+  return classify_kernel(name, own);
+}
 
 TEST(KernelOrigin, LibraryFamilies) {
   EXPECT_EQ(origin("void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, "

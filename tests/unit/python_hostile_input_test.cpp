@@ -137,7 +137,7 @@ b = load_inline(name="b", cpp_sources=["int e;"])
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].rule, "input-too-many-sources");
   EXPECT_EQ(r.diagnostics[0].span.line, 2u);
-  EXPECT_NE(r.diagnostics[0].message.find("2"), std::string::npos);
+  EXPECT_NE(r.diagnostics[0].message.find('2'), std::string::npos);
   ASSERT_EQ(r.facts.modules.size(), 3u);  // the host and the first two sources
   EXPECT_EQ(r.facts.modules[1].text, "int a;");
   EXPECT_EQ(r.facts.modules[2].text, "int b;");

@@ -101,7 +101,7 @@ std::string runtime_task_line(const std::filesystem::path& file) {
   return "";
 }
 
-audit::RecordStage make_runtime_stage(RuntimeStageOptions options) {
+audit::RecordStage make_runtime_stage(const RuntimeStageOptions& options) {
   auto lock = std::make_shared<std::mutex>();
   return [options, lock](const BatchItem& item, const FileResult&, nlohmann::json& record) {
     if (record.value("verdict", "") != "pass") {

@@ -23,7 +23,7 @@ struct RuntimeStageOptions {
 // runtime: {"verdict", "reasons": [{"id","message"}], "task", "seconds", "speedup", "roofline",
 // "own_kernel_share"} after a run; {"skipped": why} for a rejected file or one without a task;
 // {"error": ...} when kgate run gave no report.
-audit::RecordStage make_runtime_stage(RuntimeStageOptions options);
+audit::RecordStage make_runtime_stage(const RuntimeStageOptions& options);
 
 // The task a file names on a `# runtime-task: SPEC` line among its first 40 lines ("" when none).
 std::string runtime_task_line(const std::filesystem::path& file);

@@ -79,7 +79,7 @@ inline bool is_tensor_record(QualType t) {
   return false;
 }
 
-inline std::string trim_spaces(std::string s) {
+inline std::string trim_spaces(const std::string& s) {
   std::string out;
   for (char c : s)
     if (c != ' ' && c != '\n' && c != '\t' && c != '\r') out += c;
@@ -345,7 +345,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   void add_api_launch(const Expr* call, const LaunchApi& api, const std::vector<const Expr*>& args,
                       const std::string& name);
 
-  static std::string trim_grid(std::string s);
+  static std::string trim_grid(const std::string& s);
 
   void finish_launch(Launch& l, const FunctionDecl* decl, SourceRange range);
 

@@ -274,7 +274,7 @@ void Collector::add_api_launch(const Expr* call, const LaunchApi& api, const std
   finish_launch(l, decl, call->getSourceRange());
 }
 
-std::string Collector::trim_grid(std::string s) {
+std::string Collector::trim_grid(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r\n");
   size_t e = s.find_last_not_of(" \t\r\n");
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);

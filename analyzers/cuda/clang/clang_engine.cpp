@@ -287,7 +287,7 @@ class Engine {
       main_path = host.path;
       if (!llvm::sys::path::is_absolute(main_path)) {
         llvm::SmallString<256> abs(main_path);
-        llvm::sys::fs::make_absolute(abs);
+        (void)llvm::sys::fs::make_absolute(abs);
         main_path = std::string(abs);
       }
       std::string ext = llvm::sys::path::extension(main_path).str();
@@ -404,7 +404,7 @@ class Engine {
       llvm::sys::path::system_temp_directory(true, tmp);
       dir = std::string(tmp) + "/kgate-" + std::to_string(getuid());
     }
-    llvm::sys::fs::create_directories(dir);
+    (void)llvm::sys::fs::create_directories(dir);
     std::string key;
     for (const auto& a : args) key += a + "\n";
     key += CLANG_VERSION_STRING;
@@ -454,7 +454,7 @@ class Engine {
     WritePchAction action(tmp);
     bool ok = ci.ExecuteAction(action) && recorder.errors.empty() && !recorder.fatal;
     if (!ok) {
-      llvm::sys::fs::remove(tmp);
+      (void)llvm::sys::fs::remove(tmp);
       return false;
     }
     return !llvm::sys::fs::rename(tmp, out);
@@ -469,7 +469,7 @@ class Engine {
     }
     pch_built_ = true;
     std::string shims = shim_dir_of(options);
-    llvm::sys::fs::remove(pch_path_);
+    (void)llvm::sys::fs::remove(pch_path_);
     if (!build_pch(shim_args(shims), shims, pch_path_)) use_pch_ = false;
     base_.clear();
   }

@@ -112,7 +112,7 @@ TEST(CudaLink, KernelThatWritesNothingBreaksTheChain) {
   auto broken = broken_links(b.f);
   ASSERT_EQ(broken.size(), 1u);
   EXPECT_EQ(broken[0].kind, "kernel-writes-nothing");
-  EXPECT_NE(broken[0].message.find("k"), std::string::npos);
+  EXPECT_NE(broken[0].message.find('k'), std::string::npos);
 }
 
 TEST(CudaLink, MissingFunctionAndExportedName) {
