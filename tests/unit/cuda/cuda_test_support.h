@@ -16,7 +16,7 @@ struct Extracted {
 };
 
 // A raw .cu file (module 0), extracted and linked.
-inline Extracted extract_raw(const std::string& text, CudaOptions options = {},
+inline Extracted extract_raw(const std::string& text, const CudaOptions& options = {},
                              const std::string& path = "/tmp/kgate-test.cu") {
   Extracted out;
   SourceFile host(path, text);
