@@ -30,7 +30,8 @@ namespace kgate::runtime {
 namespace {
 
 // harness: the failure is the runtime's own (its set-up, the protocol, a step where no code of the
-// submission ran): the judge ends the run in harness-error instead of blaming the candidate.
+// submission runs). Before the submission is loaded the judge makes it harness-error; after, the
+// worker is untrusted and the mark only names whose step failed (the verdict stays crashed).
 json error_message(const std::string& stage, const std::string& message, bool harness = false) {
   json error{{"op", "error"}, {"stage", stage}, {"message", message}};
   if (harness) error["harness"] = true;

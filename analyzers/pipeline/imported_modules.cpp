@@ -119,16 +119,16 @@ Guard merged(const Guard& outer, const Guard& inner) {
 
 bool python_body(FunctionKind kind) { return kind == FunctionKind::Python || kind == FunctionKind::Lambda; }
 
-// Copies what `root`'s module reaches into the host at `site` (a copy: facts.calls grows here).
-// Returns whether the root's target was found in the module.
-bool summarise(const std::string& module, const FactSet& imported, const Call site, FactSet& facts) {
+// Copies what `root`'s module reaches into the host at `site` (a copy: facts.calls grows here), when
+// the module defines the root's target; otherwise the host's call stays unknown.
+void summarise(const std::string& module, const FactSet& imported, const Call site, FactSet& facts) {
   const int root = imported.entry;
-  if (root < 0) return false;
+  if (root < 0) return;
   const bool found = std::any_of(imported.calls.begin(), imported.calls.end(),
                                  [&](const Call& c) { return c.function == root && c.local_target; }) ||
                      std::any_of(imported.launches.begin(), imported.launches.end(),
                                  [&](const Launch& l) { return l.function == root; });
-  if (!found) return false;
+  if (!found) return;
 
   std::map<int, int> host_function;  // the module's function -> the host's stand-in for it
   const auto stand_in = [&](int f) {
@@ -173,7 +173,6 @@ bool summarise(const std::string& module, const FactSet& imported, const Call si
     copy.reachable = site.reachable && !copy.guard.dead();
     facts.launches.push_back(std::move(copy));
   }
-  return true;
 }
 
 }  // namespace
