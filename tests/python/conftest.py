@@ -1,6 +1,6 @@
 """Fixtures for the kgate module tests: the module from the build dir, the CLI, and the corpus.
 
-ctest sets KGATE_PYTHON_MODULE_DIR (where the module was built), KGATE_CLI (the kgate executable) and
+ctest sets KGATE_PYTHON_MODULE_DIR (where the kgate package was built: its parent), KGATE_CLI (the kgate executable) and
 KGATE_SOURCE_DIR; the module must import from there and nowhere else.
 """
 import os
@@ -16,7 +16,7 @@ sys.path.insert(0, MODULE_DIR)
 @pytest.fixture(scope="session")
 def kgate():
     import kgate as module
-    assert pathlib.Path(module.__file__).parent == pathlib.Path(MODULE_DIR), module.__file__
+    assert pathlib.Path(module.__file__).parent.parent == pathlib.Path(MODULE_DIR), module.__file__
     return module
 
 

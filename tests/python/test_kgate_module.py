@@ -27,7 +27,7 @@ def test_module_does_not_import_torch(kgate):
     # The reward gate must not pay for torch: importing kgate leaves it unloaded.
     code = "import sys, kgate; kgate.check('x = 1\\n'); print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={"PYTHONPATH": str(__import__("pathlib").Path(kgate.__file__).parent)})
+                         env={"PYTHONPATH": str(__import__("pathlib").Path(kgate.__file__).parent.parent)})
     assert out.stdout.strip() == "False"
 
 

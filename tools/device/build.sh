@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs THERE (the GPU machine, from the repository root): unpacks what tools/device/prep.sh gathered,
-# configures with the machine's torch Python and without Clang, builds kgate and kgate-worker, then runs
+# configures with the machine's torch Python and without Clang, builds kgate, kgate-worker and the kgate
+# Python package, then runs
 # the gpu suite and the CPU runtime suite. Usage: tools/device/build.sh PREP_DIR [BUILD_DIR]
 # Env: KGATE_SUITES (default "gpu runtime"; "none" builds only), KGATE_CTEST_REGEX (ctest -R for the gpu
 # suite), KGATE_GPU_JOBS (default 4: the judge holds a per-GPU lock while it runs cases and times, so
@@ -25,6 +26,12 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKGATE_WITH_C
   || { tail -40 "$build.configure.log"; exit 2; }
 cmake --build "$build" --target kgate kgate-worker kgate_runtime_unit_tests -j "$(nproc)" > "$build.build.log" 2>&1 \
   || { grep -E "error|Error" "$build.build.log" | head -40; tail -20 "$build.build.log"; exit 2; }
+# The kgate Python package (kgate.Verifier, tests/bench/bench_verifier.py), where this Python has headers.
+if cmake --build "$build" --target kgate_python -j "$(nproc)" >> "$build.build.log" 2>&1; then
+  echo "== python package: $build/python/kgate"
+else
+  echo "== python package not built (see $build.build.log)"
+fi
 echo "== build ok: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $("$python" -c 'import torch; print("torch", torch.__version__)')"
 export KGATE_REPORTS_DIR="${KGATE_REPORTS_DIR:-$build/reports}"
 status=0

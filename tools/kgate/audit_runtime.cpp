@@ -1,87 +1,68 @@
-// `kgate audit --runtime`: runs `kgate run --format json` per approved file and keeps its verdict,
-// speedup and roofline in the audit record (the HTML report plots them).
+// `kgate audit --runtime`: sends each approved file to a runtime server (`kgate serve`, or `python -m
+// kgate.ray serve` under --ray) and keeps its verdict, speedup and roofline in the audit record (the
+// HTML report plots them).
 #include "tools/kgate/audit_runtime.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <array>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "analyzers/core/task_manifest.h"
+#include "tools/kgate/serve_client.h"
 
-extern char** environ;
+namespace fs = std::filesystem;
 
 namespace kgate::cli {
 namespace {
 
-struct Captured {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+// The audit's one runtime server, started on first use and again after it ended (at most kStarts
+// times in one audit: a server that cannot start fails every record with its reason instead).
+class SharedServer {
+ public:
+  explicit SharedServer(const RuntimeStageOptions& options) : options_(options) {}
 
-// Runs argv with stdout on a pipe and stderr in an unlinked temporary file (no shell, no deadlock).
-Captured capture(const std::vector<std::string>& args) {
-  Captured result;
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    result.err = std::string("pipe: ") + std::strerror(errno);
-    return result;
+  // A server that ends while it holds the request (killed, or its cluster lost) is started again and
+  // asked once more: the file's record is its own verdict, not the harness's fault.
+  Result<nlohmann::json> ask(const nlohmann::json& request) {
+    auto answer = ask_once(request);
+    if (!answer && !answer.error().starts_with(kNotStarted)) answer = ask_once(request);
+    return answer;
   }
-  char err_path[] = "/tmp/kgate-audit-run-XXXXXX";
-  const int err_fd = ::mkstemp(err_path);
-  if (err_fd >= 0) ::unlink(err_path);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  if (err_fd >= 0) posix_spawn_file_actions_adddup2(&actions, err_fd, STDERR_FILENO);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int spawned = ::posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(pipe_fds[1]);
-  if (spawned != 0) {
-    ::close(pipe_fds[0]);
-    if (err_fd >= 0) ::close(err_fd);
-    result.err = std::string("cannot start ") + args[0] + ": " + std::strerror(spawned);
-    return result;
-  }
-  std::array<char, 65536> buffer{};
-  for (;;) {
-    const ssize_t n = ::read(pipe_fds[0], buffer.data(), buffer.size());
-    if (n > 0)
-      result.out.append(buffer.data(), static_cast<std::size_t>(n));
-    else if (n == 0 || errno != EINTR)
-      break;
-  }
-  ::close(pipe_fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  if (err_fd >= 0) {
-    ::lseek(err_fd, 0, SEEK_SET);
-    for (;;) {
-      const ssize_t n = ::read(err_fd, buffer.data(), buffer.size());
-      if (n <= 0) break;
-      result.err.append(buffer.data(), static_cast<std::size_t>(n));
+
+ private:
+  static constexpr const char* kNotStarted = "the runtime server could not be started";
+
+  Result<nlohmann::json> ask_once(const nlohmann::json& request) {
+    std::shared_ptr<ServeClient> client;
+    {
+      std::lock_guard<std::mutex> guard(mutex_);
+      if (!client_ || !client_->alive()) {
+        if (starts_ >= kStarts) return Error{std::string(kNotStarted) + ": " + start_error_};
+        ++starts_;
+        client_.reset();
+        auto started = ServeClient::start(options_.server, options_.server_env);
+        if (!started) {
+          start_error_ = started.error();
+          return Error{std::string(kNotStarted) + ": " + start_error_};
+        }
+        client_ = std::move(*started);
+      }
+      client = client_;
     }
-    ::close(err_fd);
+    return client->ask(request);  // many threads wait here at once; the server answers each by id
   }
-  return result;
-}
+
+  static constexpr int kStarts = 3;
+  RuntimeStageOptions options_;
+  std::mutex mutex_;
+  std::shared_ptr<ServeClient> client_;  // shared: threads still waiting on a replaced one keep it alive
+  int starts_ = 0;
+  std::string start_error_;
+};
 
 std::string tail(const std::string& text, std::size_t n) {
   return text.size() > n ? text.substr(text.size() - n) : text;
@@ -102,8 +83,8 @@ std::string runtime_task_line(const std::filesystem::path& file) {
 }
 
 audit::RecordStage make_runtime_stage(const RuntimeStageOptions& options) {
-  auto lock = std::make_shared<std::mutex>();
-  return [options, lock](const BatchItem& item, const FileResult&, nlohmann::json& record) {
+  auto server = std::make_shared<SharedServer>(options);
+  return [options, server](const BatchItem& item, const FileResult&, nlohmann::json& record) {
     if (record.value("verdict", "") != "pass") {
       record["runtime"] = {{"skipped", "rejected by the static gate"}};
       return;
@@ -120,23 +101,19 @@ audit::RecordStage make_runtime_stage(const RuntimeStageOptions& options) {
       record["runtime"] = {{"skipped", "task " + spec + ": " + where.error()}};
       return;
     }
-    std::vector<std::string> args{
-        options.kgate.string(), "run",      "--task", where->string(), "--device",
-        options.device,         "--format", "json",   "--timeout",     std::to_string(options.timeout_s)};
-    if (options.seeds > 0) args.insert(args.end(), {"--seeds", std::to_string(options.seeds)});
-    args.insert(args.end(), {"--profile", options.profile});
-    args.push_back(item.path);
-    Captured run;
-    {
-      // One judge at a time: each holds a GPU (or all cores) and, on cuda, a large arena.
-      std::lock_guard<std::mutex> guard(*lock);
-      run = capture(args);
-    }
-    auto report = nlohmann::json::parse(run.out, nullptr, false);
+    nlohmann::json request{{"submission", fs::absolute(item.path).string()},
+                           {"task", fs::absolute(*where).string()},
+                           {"device", options.device},
+                           {"profile", options.profile},
+                           {"timeout_s", options.timeout_s}};
+    if (options.seeds > 0) request["seeds"] = options.seeds;
+    auto answer = server->ask(request);
+    const nlohmann::json report =
+        answer && answer->contains("report") ? (*answer)["report"] : nlohmann::json(nlohmann::json::value_t::discarded);
     if (report.is_discarded() || !report.is_object() || !report.contains("verdict")) {
-      record["runtime"] = {
-          {"task", spec},
-          {"error", "kgate run exited " + std::to_string(run.status) + " without a report: " + tail(run.err, 600)}};
+      const std::string why =
+          !answer ? answer.error() : answer->value("error", std::string("an answer without a report"));
+      record["runtime"] = {{"task", spec}, {"error", "the runtime stage gave no report: " + tail(why, 600)}};
       return;
     }
     nlohmann::json runtime{{"task", spec},

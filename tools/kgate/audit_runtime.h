@@ -1,18 +1,22 @@
 // The runtime stage of `kgate audit --runtime DEVICE`: each file the static gate approved is judged by
-// `kgate run` in a process of its own (the judge embeds one Python interpreter per process, and a
-// crash stays with that file), one at a time; the record gets a "runtime" object.
+// a runtime server, started once for the audit: `kgate serve` (one long-lived judge, a fresh sandboxed
+// worker per file, one file at a time) or, with --ray, `python -m kgate.ray serve` (a Verifier actor
+// per GPU of a Ray cluster, as many files at once as there are actors and audit threads). A server
+// that dies is started again; the record gets a "runtime" object.
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "analyzers/audit/audit.h"
 
 namespace kgate::cli {
 
 struct RuntimeStageOptions {
-  std::filesystem::path kgate;      // this executable
-  std::filesystem::path tasks_dir;  // where task names resolve
+  std::vector<std::string> server;      // the server's command line (serve_client.h's protocol)
+  std::vector<std::string> server_env;  // added to its environment ("NAME=value")
+  std::filesystem::path tasks_dir;      // where task names resolve
   std::string device = "cuda";
   std::string task;              // every file's task; empty: the file's `# runtime-task:` line
   int seeds = 0;                 // 0: kgate run's default
@@ -22,7 +26,7 @@ struct RuntimeStageOptions {
 
 // runtime: {"verdict", "reasons": [{"id","message"}], "task", "seconds", "speedup", "roofline",
 // "own_kernel_share"} after a run; {"skipped": why} for a rejected file or one without a task;
-// {"error": ...} when kgate run gave no report.
+// {"error": ...} when the server gave no report.
 audit::RecordStage make_runtime_stage(const RuntimeStageOptions& options);
 
 // The task a file names on a `# runtime-task: SPEC` line among its first 40 lines ("" when none).

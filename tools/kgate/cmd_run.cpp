@@ -18,25 +18,6 @@ namespace fs = std::filesystem;
 namespace kgate::cli {
 namespace {
 
-struct RunCommandOptions {
-  std::string task;
-  std::string submission;
-  std::string device = "cpu";
-  int seeds = 0;
-  std::vector<std::string> distributions;
-  bool public_only = false;
-  std::string format = "text";
-  double timeout_s = 60;
-  std::string cache_dir;
-  std::size_t arena_mib = 0;  // 0: auto (runtime::RunOptions::arena_bytes)
-  bool no_sandbox = false;
-  int timed_calls = -1;  // -1: the profile's
-  bool compare_compile = false;
-  std::string profile = "full";
-  bool keep_parameters = false;
-  bool quick = false;
-};
-
 fs::path worker_executable() { return companion_path("KGATE_WORKER", "kgate-worker", KGATE_WORKER_PATH); }
 
 int run(const RunCommandOptions& o) {
@@ -50,16 +31,41 @@ int run(const RunCommandOptions& o) {
     std::cerr << "kgate: error: no such submission file: " << o.submission << "\n";
     return 2;
   }
+  auto options = to_run_options(o);
+  if (!options) {
+    std::cerr << "kgate: error: " << options.error() << "\n";
+    return 2;
+  }
+  auto report = runtime::judge_submission(*task, o.submission, *options);
+  if (!report) {
+    std::cerr << "kgate: error: " << report.error() << "\n";
+    return 2;
+  }
+  if (o.format == "json")
+    std::cout << runtime::to_json(*report).dump() << "\n";
+  else
+    runtime::write_text(std::cout, *report);
+  return exit_code(report->verdict);
+}
+
+}  // namespace
+
+int exit_code(runtime::Verdict verdict) {
+  if (verdict == runtime::Verdict::harness_error) return 3;
+  return verdict == runtime::Verdict::pass ? 0 : 1;
+}
+
+Result<runtime::RunOptions> to_run_options(const RunCommandOptions& o) {
   runtime::RunOptions options;
-  options.profile = o.quick ? runtime::RunProfile::quick : *runtime::parse_run_profile(o.profile);
+  const auto profile = runtime::parse_run_profile(o.profile);
+  if (!profile) return Error{"unknown profile '" + o.profile + "' (full or quick)"};
+  options.profile = o.quick ? runtime::RunProfile::quick : *profile;
+  if (o.device != "cpu" && o.device != "cuda") return Error{"unknown device '" + o.device + "' (cpu or cuda)"};
   options.device = o.device;
   options.seeds = o.seeds;
   for (const auto& name : o.distributions) {
     auto d = runtime::parse_distribution(name);
-    if (!d) {
-      std::cerr << "kgate: error: --distributions: unknown distribution '" << name << "'\n";
-      return 2;
-    }
+    if (!d) return Error{"--distributions: unknown distribution '" + name + "'"};
     options.distributions.push_back(*d);
   }
   options.hidden_shapes = !o.public_only;
@@ -71,20 +77,8 @@ int run(const RunCommandOptions& o) {
   options.timed_calls = o.timed_calls;
   options.compare_compile = o.compare_compile;
   options.redraw_parameters = !o.keep_parameters;
-  auto report = runtime::judge_submission(*task, o.submission, options);
-  if (!report) {
-    std::cerr << "kgate: error: " << report.error() << "\n";
-    return 2;
-  }
-  if (o.format == "json")
-    std::cout << runtime::to_json(*report).dump() << "\n";
-  else
-    runtime::write_text(std::cout, *report);
-  if (report->verdict == runtime::Verdict::harness_error) return 3;
-  return report->verdict == runtime::Verdict::pass ? 0 : 1;
+  return options;
 }
-
-}  // namespace
 
 RegisteredCommand add_run_command(CLI::App& parent) {
   auto options = std::make_shared<RunCommandOptions>();

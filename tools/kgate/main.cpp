@@ -248,6 +248,8 @@ struct AuditCommand {
   std::string runtime;  // "", "cpu" or "cuda": judge approved files with kgate run
   int runtime_seeds = 0;
   std::string runtime_profile = "full";
+  const CLI::Option* ray = nullptr;  // --ray [ADDRESS]: the runtime stage on a Ray cluster
+  std::string ray_address;
 };
 
 // What an audit's records depend on besides file contents: resuming under other settings is refused.
@@ -343,7 +345,16 @@ int run_audit_merge(const AuditMergeCommand& command) {
 
 // `kgate audit`: exit 0 when the log and the report are written (findings are the audit's data),
 // 2 on usage errors and on a log or report that cannot be read or written.
-int run_audit(const AuditCommand& command) {
+// `--ray DIR`: the option takes an optional ADDRESS ("auto", "host:port", "ray://..."), so a path
+// that follows it is one of the audit's, not an address.
+void reclaim_path_from_ray(AuditCommand& command) {
+  const std::string& value = command.ray_address;
+  if (value.empty() || value == "auto" || value.find(':') != std::string::npos || !fs::exists(value)) return;
+  command.check.paths.push_back(value);
+  command.ray_address.clear();
+}
+
+int run_audit(AuditCommand command) {  // a copy: --ray fills in --runtime
   const CheckOptions& options = command.check;
   std::optional<kgate::audit::Shard> shard;
   if (!command.shard.empty()) {
@@ -367,6 +378,8 @@ int run_audit(const AuditCommand& command) {
   audit_options.out_dir = command.out;
   audit_options.jobs = options.jobs;
   audit_options.progress = ::isatty(STDERR_FILENO) == 1;
+  const bool ray = command.ray && command.ray->count() > 0;
+  if (ray && command.runtime.empty()) command.runtime = "cuda";  // --ray alone: the GPUs of the cluster
   if (!command.runtime.empty()) audit_options.settings["runtime"] = command.runtime;
   if (command.runtime_seeds > 0) audit_options.settings["runtime_seeds"] = command.runtime_seeds;
   if (!command.runtime.empty()) audit_options.settings["runtime_profile"] = command.runtime_profile;
@@ -374,8 +387,26 @@ int run_audit(const AuditCommand& command) {
   if (!command.runtime.empty()) {
     kgate::cli::RuntimeStageOptions runtime;
     std::error_code ec;
-    runtime.kgate = fs::read_symlink("/proc/self/exe", ec);
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (ec) return usage_error("--runtime: cannot find this executable: " + ec.message());
+    if (ray) {
+      // kgate.ray's server, run by the Python beside this kgate (an install's environment), else the
+      // build's, which imports the build's kgate package.
+      const fs::path python = kgate::cli::companion_path("KGATE_RAY_PYTHON", "python3", KGATE_PYTHON_EXECUTABLE);
+      runtime.server = {
+          python.string(),         "-m",          "kgate.ray", "serve", "--device", command.runtime, "--profile",
+          command.runtime_profile, "--timeout-s", "60"};
+      if (!command.ray_address.empty()) runtime.server.insert(runtime.server.end(), {"--address", command.ray_address});
+      if (python == fs::path(KGATE_PYTHON_EXECUTABLE) && fs::is_directory(KGATE_PYTHON_PACKAGE_DIR, ec)) {
+        const char* path = std::getenv("PYTHONPATH");
+        runtime.server_env.push_back(std::string("PYTHONPATH=") + KGATE_PYTHON_PACKAGE_DIR +
+                                     (path && *path ? std::string(":") + path : std::string()));
+      }
+      if (audit_options.jobs == 0) audit_options.jobs = 32;  // files in flight: more than the cluster's actors
+    } else {
+      runtime.server = {self.string(),           "serve", "--device", command.runtime, "--profile",
+                        command.runtime_profile, "--warm"};
+    }
     runtime.tasks_dir = rules_dir.parent_path() / "tasks";
     runtime.device = command.runtime;
     runtime.task = options.task;
@@ -648,6 +679,11 @@ int main(int argc, char** argv) {
                    "kgate run --profile for the runtime stage: full or quick")
       ->check(CLI::IsMember({"full", "quick"}))
       ->capture_default_str();
+  audit.ray = audit_cmd
+                  ->add_option("--ray", audit.ray_address,
+                               "run the runtime stage on a Ray cluster (ADDRESS; none: start a local one): a Verifier "
+                               "actor per GPU, -j files in flight (default 32); implies --runtime cuda unless given")
+                  ->expected(0, 1);
 
   CheckOptions facts;
   CLI::App* facts_cmd =
@@ -695,6 +731,7 @@ int main(int argc, char** argv) {
     if (merge_cmd->parsed()) return run_audit_merge(merge);
     if (audit_cmd->parsed()) {
       if (audit.out.empty()) return usage_error("audit: --out is required");
+      reclaim_path_from_ray(audit);
       if (audit.check.paths.empty())
         return usage_error("audit: DIR is required (or `kgate audit merge OUT... --out OUT`)");
       return run_audit(audit);

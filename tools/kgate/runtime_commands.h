@@ -19,6 +19,7 @@ inline constexpr RuntimeCommandName kRuntimeCommands[] = {
     {"tasks", "the runtime task suite (tasks lint)"},
     {"calibrate", "measure the GPU's bandwidth and compute peaks once and cache them"},
     {"speedup", "fast_p and geometric-mean speedup over kgate run JSON reports, per category"},
+    {"serve", "a long-lived judge: kgate run's requests as JSON lines on stdin, reports on stdout"},
 };
 
 inline const RuntimeCommandName* find_runtime_command(std::string_view word) {

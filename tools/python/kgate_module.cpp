@@ -1,4 +1,5 @@
-// The `kgate` Python module: the static gate in process, for RL reward loops and notebooks.
+// kgate._core, the compiled half of the `kgate` Python package (tools/python/kgate): the static gate in process, for RL
+// reward loops and notebooks.
 //   import kgate; r = kgate.check(source, path="x.py", task=None, policy=None)
 //   r.verdict ("pass"/"reject"/"unjudged"/"not-a-submission"), r.findings (rule, severity, message, line, col,
 //   end_line, end_col), r.metrics (a dict: whatever the pipeline's metrics JSON holds).
@@ -87,9 +88,14 @@ PyResult run_check(const kgate::Gate& gate, std::string source, std::string path
 
 }  // namespace
 
-PYBIND11_MODULE(kgate, m) {
+PYBIND11_MODULE(_core, m) {
   m.doc() = "KernelGate's static gate in process: kgate.check(source, path='x.py', task=None, policy=None) -> Result";
   m.attr("__version__") = KGATE_VERSION;
+#ifdef KGATE_BUILT_RUNTIME
+  m.attr("built_runtime") = KGATE_BUILT_RUNTIME;
+#else
+  m.attr("built_runtime") = "";
+#endif
   // An installed module finds its rules and shims under Python's install prefixes (the process is
   // python): sys.prefix for a virtualenv or system install, site.USER_BASE for `pip install --user`.
   kgate::add_install_prefix(py::module_::import("sys").attr("prefix").cast<std::string>());

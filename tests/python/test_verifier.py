@@ -1,0 +1,94 @@
+"""kgate.Verifier and kgate.verify: the static gate, then the runtime stage in a long-lived judge
+(kgate-runtime serve), on the CPU. Registered as python.verifier where the runtime is built."""
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from runtime_candidates import EXPECTED, NAMES, candidate, kgate_run
+
+
+@pytest.fixture(scope="module")
+def verifier(kgate):
+    with kgate.Verifier(device="cpu", profile="quick") as v:
+        yield v
+
+
+def test_runtime_verdicts_equal_kgate_run(verifier, cli, source_dir):
+    for name in NAMES:
+        item = candidate(source_dir, name)
+        result = verifier.verify(item["source"], item["task"], path=item["path"], static=False)
+        got = (result.verdict, [r["id"] for r in result.reasons])
+        assert got == EXPECTED[name], (name, got)
+        assert got == kgate_run(cli, item), name
+        assert result.stage == "runtime" and result.report["profile"] == "quick"
+        assert result.report["submission"] == item["path"]  # the caller's name, not the judge's temporary copy
+
+
+def test_static_rejection_never_reaches_the_runtime(verifier, source_dir):
+    item = candidate(source_dir, "cheats/M1_unwritten_output.py")
+    asked = verifier._count
+    result = verifier.verify(item["source"], item["task"], path=item["path"])
+    assert (result.verdict, result.stage, result.report) == ("reject", "static", None)
+    assert "returns-unwritten-allocation" in [r["id"] for r in result.reasons]
+    assert result.static_verdict == "reject" and result.static_findings
+    assert verifier._count == asked
+
+
+def test_judge_killed_between_candidates_is_restarted(kgate, source_dir):
+    item = candidate(source_dir, "honest/scale_add.py")
+    with kgate.Verifier(device="cpu", warm=False) as v:
+        os.kill(v._process.pid, signal.SIGKILL)
+        v._process.wait()
+        result = v.verify(item["source"], item["task"], path=item["path"], static=False)
+        assert result.verdict == "pass" and v.restarts == 1
+
+
+def test_judge_killed_mid_candidate_is_a_harness_fault_retried_once(kgate, source_dir):
+    item = candidate(source_dir, "cheats/M12_wrong_under_outliers.py")
+    with kgate.Verifier(device="cpu", warm=False) as v:
+        first = v._process.pid
+        threading.Timer(0.3, os.kill, (first, signal.SIGKILL)).start()
+        result = v.verify(item["source"], item["task"], path=item["path"], static=False)
+        # The candidate is judged again by a fresh judge, and its own verdict comes back.
+        assert v._process.pid != first
+        assert (result.verdict, [r["id"] for r in result.reasons]) == ("fail", ["mismatch"])
+
+
+def test_reference_output_on_stdout_does_not_break_the_protocol(kgate, tmp_path):
+    task = tmp_path / "noisy_task.py"
+    task.write_text(
+        "import torch\nimport torch.nn as nn\nprint('reference module loaded')\n"
+        "class Model(nn.Module):\n"
+        "    def forward(self, x):\n        print('reference forward')\n        return x * 2.0\n"
+        "def get_inputs():\n    return [torch.randn(64)]\n"
+        "def get_init_inputs():\n    return []\n")
+    candidate_source = ("import torch\nimport torch.nn as nn\n"
+                        "class ModelNew(nn.Module):\n    def forward(self, x):\n        return x + x\n")
+    with kgate.Verifier(device="cpu") as v:
+        for _ in range(2):
+            result = v.verify(candidate_source, str(task), static=False)
+            assert result.verdict == "pass", result.reasons
+
+
+def test_unknown_task_is_an_error_not_a_verdict(kgate, verifier):
+    with pytest.raises(kgate.VerifyError, match="no_such_task"):
+        verifier.verify("x = 1\n", "no_such_task", static=False)
+
+
+def test_verify_once(kgate, source_dir):
+    item = candidate(source_dir, "honest/negative_part.py")
+    start = time.monotonic()
+    result = kgate.verify(item["source"], item["task"], device="cpu", static=False)
+    assert result.verdict == "pass" and result.seconds > 0
+    assert time.monotonic() - start < 120
+    assert kgate.VerifyResult.from_dict(result.to_dict()) == result
+
+
+def test_bad_device_and_profile(kgate):
+    with pytest.raises(ValueError):
+        kgate.Verifier(device="tpu")
+    with pytest.raises(ValueError):
+        kgate.Verifier(profile="fast")
