@@ -101,3 +101,19 @@ def test_serve_protocol(cluster, kgate, source_dir):
         assert (report["verdict"], [r["id"] for r in report["reasons"]]) == EXPECTED[item["key"]]
         assert by_id[n]["exit"] == (0 if report["verdict"] == "pass" else 1)
         assert report["submission"] == item["file"]
+
+
+def test_reward_loop_example(cluster, source_dir, capsys):
+    # docs/examples/reward_loop.py, as its docstring runs it on a CPU: a pass earns the correctness
+    # reward, a wrong answer none.
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("reward_loop", source_dir / "docs" / "examples" / "reward_loop.py")
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    honest = candidate(source_dir, "honest/negative_part.py")
+    cheat = candidate(source_dir, "cheats/M12_wrong_under_outliers.py")
+    assert example.main(["--device", "cpu", "--runtime-only", "--task", cheat["task"], cheat["file"]]) == 0
+    assert example.main(["--device", "cpu", "--runtime-only", "--task", honest["task"], honest["file"]]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(cheat["file"]) and "\treward 0.000\tfail\t" in lines[0], lines
+    assert "\treward 0.300\tpass\t" in lines[1], lines
