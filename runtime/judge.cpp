@@ -186,8 +186,66 @@ std::vector<ShapeSet> quick_hidden_shapes(const std::vector<ShapeSet>& hidden) {
                             [&](const ShapeSet& a, const ShapeSet& b) { return odd_sizes(a) < odd_sizes(b); })};
 }
 
-Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path& submission,
-                             const RunOptions& options) {
+// The worker a run with these options starts (its directories and arena descriptor come later).
+WorkerSpawn spawn_for(const RunOptions& options) {
+  WorkerSpawn spawn;
+  spawn.executable = options.worker_executable;
+  spawn.sandbox = options.sandbox;
+  spawn.device = options.device;
+  spawn.limits.cpu_seconds = static_cast<std::uint64_t>(options.start_timeout_ms) / 1000 +
+                             16 * static_cast<std::uint64_t>(options.call_timeout_ms) / 1000;
+  spawn.limits.address_space = options.device == "cpu" ? options.cpu_address_space : 0;
+  if (options.device != "cpu") spawn.limits.processes = 0;  // the CUDA driver's threads; root is exempt anyway
+  return spawn;
+}
+
+bool same_worker(const WorkerSpawn& a, const WorkerSpawn& b) {
+  return a.executable == b.executable && a.sandbox == b.sandbox && a.device == b.device &&
+         a.limits.cpu_seconds == b.limits.cpu_seconds && a.limits.file_bytes == b.limits.file_bytes &&
+         a.limits.processes == b.limits.processes && a.limits.address_space == b.limits.address_space;
+}
+
+}  // namespace
+
+// One run's worker and what it owns: the run directory (its private directory and log) and, on CPU,
+// the arena's memfd (sized later, once the reference says what the task needs).
+struct PreparedWorker::State {
+  RunDirectory run_dir;
+  std::optional<MemfdArena> memfd;
+  std::optional<WorkerProcess> worker;
+  WorkerSpawn spawn;
+};
+
+PreparedWorker::PreparedWorker(std::unique_ptr<State> state) : state_(std::move(state)) {}
+PreparedWorker::~PreparedWorker() = default;
+std::unique_ptr<PreparedWorker::State> PreparedWorker::take() { return std::move(state_); }
+
+namespace {
+
+Result<std::unique_ptr<PreparedWorker::State>> start_worker(const RunOptions& options) {
+  auto state = std::make_unique<PreparedWorker::State>();
+  if (!state->run_dir.ok())
+    return Error{"cannot create a run directory under " + std::filesystem::temp_directory_path().string()};
+  std::error_code ec;
+  std::filesystem::create_directory(state->run_dir.private_dir(), ec);
+  std::filesystem::permissions(state->run_dir.private_dir(), std::filesystem::perms::owner_all, ec);
+  if (options.device == "cpu") {
+    auto created = MemfdArena::create(0);
+    if (!created) return Error{created.error()};
+    state->memfd.emplace(std::move(*created));
+  }
+  state->spawn = spawn_for(options);
+  state->spawn.private_dir = state->run_dir.private_dir();
+  state->spawn.log = state->run_dir.log();
+  state->spawn.arena_fd = state->memfd ? state->memfd->fd() : -1;
+  auto worker = WorkerProcess::spawn(state->spawn);
+  if (!worker) return Error{"cannot start the worker " + options.worker_executable.string() + ": " + worker.error()};
+  state->worker.emplace(std::move(*worker));
+  return state;
+}
+
+Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path& submission, const RunOptions& options,
+                             std::unique_ptr<PreparedWorker> prepared) {
   const Task* task_ptr = &given_task;
   std::optional<Task> derived_task;
   const auto start = std::chrono::steady_clock::now();
@@ -198,34 +256,20 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
   report.category = given_task.category;
   report.submission = submission.string();
   report.device = options.device;
-  RunDirectory run_dir;
-  if (!run_dir.ok())
-    return Error{"cannot create a run directory under " + std::filesystem::temp_directory_path().string()};
-  std::error_code ec;
-  std::filesystem::create_directory(run_dir.private_dir(), ec);
-  std::filesystem::permissions(run_dir.private_dir(), std::filesystem::perms::owner_all, ec);
 
   // The worker starts first: its interpreter and torch import overlap the judge's own start-up and the
-  // reference's load. A CPU run's memfd is sized once the reference says what the task needs.
-  std::optional<MemfdArena> memfd;
-  if (options.device == "cpu") {
-    auto created = MemfdArena::create(0);
-    if (!created) return Error{created.error()};
-    memfd.emplace(std::move(*created));
+  // reference's load. A worker started ahead (kgate serve) has done them already.
+  std::unique_ptr<PreparedWorker::State> run = prepared ? prepared->take() : nullptr;
+  if (run && !(same_worker(run->spawn, spawn_for(options)) && run->worker->running())) run.reset();
+  if (!run) {
+    auto started = start_worker(options);
+    if (!started) return Error{started.error()};
+    run = std::move(*started);
   }
-  WorkerSpawn spawn;
-  spawn.executable = options.worker_executable;
-  spawn.private_dir = run_dir.private_dir();
-  spawn.log = run_dir.log();
-  spawn.arena_fd = memfd ? memfd->fd() : -1;
-  spawn.sandbox = options.sandbox;
-  spawn.device = options.device;
-  spawn.limits.cpu_seconds = static_cast<std::uint64_t>(options.start_timeout_ms) / 1000 +
-                             16 * static_cast<std::uint64_t>(options.call_timeout_ms) / 1000;
-  spawn.limits.address_space = options.device == "cpu" ? options.cpu_address_space : 0;
-  if (options.device != "cpu") spawn.limits.processes = 0;  // the CUDA driver's threads; root is exempt anyway
-  auto worker = WorkerProcess::spawn(spawn);
-  if (!worker) return Error{"cannot start the worker " + options.worker_executable.string() + ": " + worker.error()};
+  const RunDirectory& run_dir = run->run_dir;
+  std::optional<MemfdArena>& memfd = run->memfd;
+  std::optional<WorkerProcess>& worker = run->worker;
+  std::error_code ec;
 
   if (Status s = embed::start_python(); !s) return Error{s.message()};
   try {
@@ -355,7 +399,14 @@ std::optional<RunProfile> parse_run_profile(std::string_view name) {
 
 std::string_view run_profile_name(RunProfile profile) { return profile == RunProfile::quick ? "quick" : "full"; }
 
-Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& given) {
+Result<std::unique_ptr<PreparedWorker>> prepare_worker(const RunOptions& options) {
+  auto started = start_worker(options);
+  if (!started) return Error{started.error()};
+  return std::make_unique<PreparedWorker>(std::move(*started));
+}
+
+Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& given,
+                                   std::unique_ptr<PreparedWorker> prepared) {
   // The profile's defaults, once: the judge reads concrete seeds, distributions and timed calls.
   RunOptions options = given;
   const bool quick = options.profile == RunProfile::quick;
@@ -367,7 +418,7 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
   const bool cuda = options.device != "cpu";
   std::optional<GpuLock> presence;
   if (cuda) presence.emplace(options.device, "presence", options.alone ? LOCK_EX : LOCK_SH);
-  auto report = judge_once(task, submission, options);
+  auto report = judge_once(task, submission, options, std::move(prepared));
   if (!report) return report;
   report->ran_alone = options.alone;
   const bool ran_out = std::any_of(report->reasons.begin(), report->reasons.end(),
@@ -376,7 +427,7 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
   presence.reset();
   RunOptions alone = options;
   alone.alone = true;
-  return judge_submission(task, submission, alone);
+  return judge_submission(task, submission, alone, nullptr);
 }
 
 }  // namespace kgate::runtime

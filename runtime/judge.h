@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -134,10 +135,32 @@ struct RunReport {
   std::vector<Phase> worker_startup;
 };
 
+// A sandboxed worker started ahead of its candidate, with its run directory and (on CPU) its arena:
+// kgate serve starts the next one while it waits for a request, so that a candidate does not wait for
+// the worker's interpreter, torch import and CUDA set-up. It has run no code of any candidate, and
+// serves one run at most: a run whose options start the same worker (device, sandbox, limits,
+// executable) and that finds it still running; any other run starts its own as usual.
+class PreparedWorker {
+ public:
+  struct State;  // judge.cpp
+  explicit PreparedWorker(std::unique_ptr<State> state);
+  ~PreparedWorker();  // kills the worker when no run took it
+  PreparedWorker(const PreparedWorker&) = delete;
+  PreparedWorker& operator=(const PreparedWorker&) = delete;
+  std::unique_ptr<State> take();
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+// Starts a worker for a later run with these options (an Error when it cannot be started).
+Result<std::unique_ptr<PreparedWorker>> prepare_worker(const RunOptions& options);
+
 // An Error is a problem of the task, the options or the judge itself (exit code 2), never of the submission.
 // A limit of the harness met while judging (the arena, GPU memory) is the verdict harness-error (exit 3).
-Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission,
-                                   const RunOptions& options);
+// `prepared`, when given and it fits the options, is the run's worker (prepare_worker).
+Result<RunReport> judge_submission(const Task& task, const std::filesystem::path& submission, const RunOptions& options,
+                                   std::unique_ptr<PreparedWorker> prepared = nullptr);
 
 nlohmann::json to_json(const RunReport&);
 void write_text(std::ostream&, const RunReport&);

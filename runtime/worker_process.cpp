@@ -123,6 +123,12 @@ WorkerProcess::~WorkerProcess() {
 
 Status WorkerProcess::send(const nlohmann::json& message) { return write_message(to_worker_, message); }
 
+bool WorkerProcess::running() const {
+  if (pid_ <= 0) return false;
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
+}
+
 MessageRead WorkerProcess::receive(int timeout_ms) { return read_message(from_worker_, timeout_ms); }
 
 void WorkerProcess::kill() {

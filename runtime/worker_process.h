@@ -41,6 +41,8 @@ class WorkerProcess {
   // "killed by signal 11 (SIGSEGV)", "exited with code 0".
   std::string reap(int grace_ms);
   bool alive() const { return pid_ > 0; }
+  // Whether the process has not ended yet (without reaping it: reap() still describes its end).
+  bool running() const;
 
  private:
   WorkerProcess(pid_t pid, int to_worker, int from_worker)

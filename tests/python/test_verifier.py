@@ -92,3 +92,38 @@ def test_bad_device_and_profile(kgate):
         kgate.Verifier(device="tpu")
     with pytest.raises(ValueError):
         kgate.Verifier(profile="fast")
+
+
+def phase(report, name):
+    return sum(p["seconds"] for p in report["worker_startup"] if p["phase"] == name)
+
+
+def worker_children(pid):
+    children = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            children += [int(c) for c in f.read().split()]
+    return [c for c in children if open(f"/proc/{c}/comm").read().strip().startswith("kgate-worker")]
+
+
+def test_worker_is_started_ahead_and_a_dead_one_replaced(kgate, source_dir):
+    item = candidate(source_dir, "honest/scale_add.py")
+    with kgate.Verifier(device="cpu") as v:
+        time.sleep(3)  # the judge starts the first candidate's worker while it waits
+        ahead = worker_children(v._process.pid)
+        assert len(ahead) == 1
+        result = v.verify(item["source"], item["task"], path=item["path"], static=False)
+        assert result.verdict == "pass"
+        assert phase(result.report, "waiting for the judge") > 1.0  # it was ready before the candidate came
+        time.sleep(1)
+        replaced = worker_children(v._process.pid)
+        assert len(replaced) == 1 and replaced != ahead  # a fresh one for the next candidate
+        os.kill(replaced[0], signal.SIGKILL)  # dies while it waits: the run starts its own
+        time.sleep(0.5)
+        result = v.verify(item["source"], item["task"], path=item["path"], static=False)
+        assert result.verdict == "pass", result.reasons
+        assert phase(result.report, "waiting for the judge") < 1.0
+    with kgate.Verifier(device="cpu", prepare=False) as v:
+        time.sleep(2)
+        assert worker_children(v._process.pid) == []
+        assert v.verify(item["source"], item["task"], path=item["path"], static=False).verdict == "pass"

@@ -1,7 +1,8 @@
 // `kgate-runtime serve`: a long-lived judge for streams of candidates (kgate.Verifier, kgate.ray).
 // One JSON request per line on stdin, one JSON answer per line on stdout, in order; the process keeps
 // its embedded Python with torch imported, the CUDA context, the loaded tasks and the compile cache
-// between requests. Each candidate still gets a fresh sandboxed worker (runtime::judge_submission).
+// between requests. Each candidate still gets a fresh sandboxed worker (runtime::judge_submission),
+// started while the server waits for the request (runtime::prepare_worker).
 #include "tools/kgate/cmd_serve.h"
 
 #include <fcntl.h>
@@ -37,6 +38,7 @@ struct ServeOptions {
   std::string cache_dir;
   bool warm = false;
   bool no_sandbox = false;
+  bool prepare = true;  // start the next request's worker while waiting for it
 };
 
 // Answers go to a descriptor of their own: stdout itself is pointed at stderr, so that whatever the
@@ -123,14 +125,34 @@ void read_field(const json& request, const char* name, T& into) {
   if (request.contains(name) && !request[name].is_null()) into = request[name].get<T>();
 }
 
-// One request: its options over the server's defaults, the judge, the answer.
-json answer(const json& request, const ServeOptions& serve, TaskCache& tasks) {
-  json out{{"id", request.value("id", json())}};
+RunCommandOptions defaults(const ServeOptions& serve) {
   RunCommandOptions o;
   o.device = serve.device;
   o.profile = serve.profile;
   o.cache_dir = serve.cache_dir;
   o.no_sandbox = serve.no_sandbox;
+  return o;
+}
+
+// The worker of the next request with the server's defaults, started while the server waits.
+std::unique_ptr<runtime::PreparedWorker> prepare_next(const ServeOptions& serve) {
+  auto options = to_run_options(defaults(serve));
+  if (!options) return nullptr;
+  auto prepared = runtime::prepare_worker(*options);
+  if (!prepared) {
+    std::cerr << "kgate: serve: could not start a worker ahead (the next run starts its own): " << prepared.error()
+              << "\n";
+    return nullptr;
+  }
+  return std::move(*prepared);
+}
+
+// One request: its options over the server's defaults, the judge (with the worker started ahead,
+// when it fits), the answer.
+json answer(const json& request, const ServeOptions& serve, TaskCache& tasks,
+            std::unique_ptr<runtime::PreparedWorker> prepared) {
+  json out{{"id", request.value("id", json())}};
+  RunCommandOptions o = defaults(serve);
   try {
     read_field(request, "task", o.task);
     read_field(request, "submission", o.submission);
@@ -161,7 +183,7 @@ json answer(const json& request, const ServeOptions& serve, TaskCache& tasks) {
   if (!task) return fail("task " + o.task + ": " + task.error());
   auto options = to_run_options(o);
   if (!options) return fail(options.error());
-  auto report = runtime::judge_submission(**task, o.submission, *options);
+  auto report = runtime::judge_submission(**task, o.submission, *options, std::move(prepared));
   if (!report) return fail(report.error());
   out["exit"] = exit_code(report->verdict);
   out["report"] = runtime::to_json(*report);
@@ -179,6 +201,7 @@ int serve(const ServeOptions& options) {
   TaskCache tasks(tasks_dir);
   json ready{{"ready", true}, {"version", KGATE_VERSION}, {"device", options.device}, {"profile", options.profile}};
   if (options.warm) ready.update(warm_up(options.device));
+  std::unique_ptr<runtime::PreparedWorker> next = options.prepare ? prepare_next(options) : nullptr;
   if (!channel.send(ready)) return 2;
   std::string line;
   while (std::getline(std::cin, line)) {
@@ -189,13 +212,14 @@ int serve(const ServeOptions& options) {
       reply = {{"id", nullptr}, {"exit", 2}, {"error", "a request is one JSON object per line"}};
     } else {
       try {
-        reply = answer(request, options, tasks);
+        reply = answer(request, options, tasks, std::move(next));
       } catch (const std::exception& e) {
         reply = {
             {"id", request.value("id", json())}, {"exit", 2}, {"error", std::string("internal error: ") + e.what()}};
       }
     }
     if (!channel.send(reply)) return 2;  // the client went away
+    if (options.prepare && !next) next = prepare_next(options);
   }
   return 0;
 }
@@ -214,8 +238,10 @@ RegisteredCommand add_serve_command(CLI::App& parent) {
           "keep_parameters (as kgate run's options). Answers one JSON line per request on stdout, in order:\n"
           "{\"id\", \"exit\" (kgate run's exit code), \"report\" (kgate run --format json)} or {\"id\", \"exit\": 2, "
           "\"error\"}.\n"
-          "The first line out is {\"ready\": true, ...}. Every candidate gets a fresh sandboxed worker; the judge,\n"
-          "its Python with torch, the CUDA context, loaded tasks and the compile cache stay. Ends at end of input.");
+          "The first line out is {\"ready\": true, ...}. Every candidate gets a fresh sandboxed worker, started while\n"
+          "the server waits for it (with the server's defaults: a request with another device or timeout starts its\n"
+          "own); the judge, its Python with torch, the CUDA context, loaded tasks and the compile cache stay. Ends at\n"
+          "end of input.");
   cmd->add_option("--device", options->device, "the default device of requests")
       ->check(CLI::IsMember({"cpu", "cuda"}))
       ->capture_default_str();
@@ -227,6 +253,8 @@ RegisteredCommand add_serve_command(CLI::App& parent) {
                   "compile cache (default: $KGATE_CACHE_DIR or ~/.cache/kgate/compile)");
   cmd->add_flag("--warm", options->warm, "start Python, import torch (and on cuda make the context) before ready");
   cmd->add_flag("--no-sandbox", options->no_sandbox, "run workers without Landlock and seccomp (debugging only)");
+  cmd->add_flag("!--no-prepare", options->prepare,
+                "do not start the next request's worker while waiting (each run starts its own, as kgate run)");
   return {cmd, [options] { return serve(*options); }};
 }
 

@@ -145,6 +145,9 @@ class Verifier:
     profile: "quick" (RL reward loops) or "full"; verify() may override it per call.
     tasks_dir: where task names resolve (default: the bundled tasks).
     gate: the kgate.Gate of the static stage (default: the default rules).
+    prepare: the judge starts each candidate's sandboxed worker while it waits for the candidate (its
+      interpreter, torch import and CUDA set-up are done when the candidate comes); False starts it
+      when the candidate comes, as kgate run does.
     Thread-safe: calls from several threads take turns (a judge holds its device).
     """
 
@@ -159,6 +162,7 @@ class Verifier:
         sandbox: bool = True,
         timeout_s: float = 60.0,
         warm: bool = True,
+        prepare: bool = True,
         runtime: Optional[str] = None,
     ):
         if profile not in ("quick", "full"):
@@ -172,6 +176,7 @@ class Verifier:
         self._gate = gate
         self._sandbox = sandbox
         self._warm = warm
+        self._prepare = prepare
         self._runtime = runtime or runtime_executable()
         self._lock = threading.Lock()
         self._process: Optional[subprocess.Popen] = None
@@ -193,6 +198,8 @@ class Verifier:
             args.append("--warm")
         if not self._sandbox:
             args.append("--no-sandbox")
+        if not self._prepare:
+            args.append("--no-prepare")
         env = dict(os.environ)
         if self._visible is not None:
             env["CUDA_VISIBLE_DEVICES"] = self._visible
