@@ -119,6 +119,12 @@ def import_candidate(path, module_name, entry="model", paths=()):
     for directory in paths:
         if directory not in sys.path:
             sys.path.insert(0, directory)
+    # Modules the submission brings beside itself (a helper file of a multi-file submission) import from
+    # its own directory, searched last: a sibling file cannot shadow the standard library, torch, the
+    # harness's task.py or the runtime's own helpers.
+    own_directory = os.path.dirname(os.path.abspath(path))
+    if own_directory not in sys.path:
+        sys.path.append(own_directory)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise HarnessFault(f"the runtime cannot load {path} as a Python module")
