@@ -1,6 +1,11 @@
 // Compile cache: key, lookup, and the out-of-sandbox build through runtime/python/kgate_compile.py.
 #include "runtime/compile_cache.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -51,6 +56,26 @@ Result<std::filesystem::path> CompileCache::build(const nlohmann::json& request,
       record->error = "cannot create " + dir.string() + ": " + ec.message();
       return Error{record->error};
     }
+    // One build of a key at a time across processes (two judges may meet the same source). The flock
+    // ends with its holder, so a killed build leaves nothing held; torch's own baton (`lock`, a file
+    // that a killed build leaves behind and every later build of the key then waits on for ever) is
+    // removed under it. Another process may have finished the build meanwhile.
+    const int lock_fd = ::open((dir / ".kgate-build-lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lock_fd >= 0)
+      while (::flock(lock_fd, LOCK_EX) != 0 && errno == EINTR) {
+      }
+    struct Unlock {
+      int fd;
+      ~Unlock() {
+        if (fd >= 0) ::close(fd);
+      }
+    } unlock{lock_fd};
+    if (std::filesystem::exists(dir / "complete", ec) && std::filesystem::exists(library, ec)) {
+      record->hit = true;
+      record->milliseconds = elapsed_ms();
+      return library;
+    }
+    std::filesystem::remove(dir / "lock", ec);
     py::tuple outcome = helper.attr("build_in_child")(KGATE_PYTHON_EXECUTABLE, request.dump(), dir.string());
     const bool ok = outcome[0].cast<bool>();
     record->milliseconds = elapsed_ms();

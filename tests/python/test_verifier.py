@@ -127,3 +127,49 @@ def test_worker_is_started_ahead_and_a_dead_one_replaced(kgate, source_dir):
         time.sleep(2)
         assert worker_children(v._process.pid) == []
         assert v.verify(item["source"], item["task"], path=item["path"], static=False).verdict == "pass"
+
+
+# A C++ extension built by load_inline for the CPU: the compile cache's path without a GPU.
+CPU_EXTENSION = '''
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+source = """
+#include <torch/extension.h>
+torch::Tensor scale_add(torch::Tensor x, torch::Tensor y) {
+  auto xc = x.contiguous();
+  auto yc = y.contiguous();
+  auto out = torch::empty_like(xc);
+  const float* xp = xc.data_ptr<float>();
+  const float* yp = yc.data_ptr<float>();
+  float* op = out.data_ptr<float>();
+  for (int64_t i = 0; i < xc.numel(); ++i) op[i] = 2.0f * xp[i] + yp[i];
+  return out;
+}
+"""
+ext = load_inline(name="kgate_test_scale_add", cpp_sources=source, functions=["scale_add"])
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, y):
+        return ext.scale_add(x, y)
+'''
+
+
+def test_a_build_killed_midway_does_not_block_the_next(kgate, source_dir, tmp_path):
+    task = str(source_dir / "corpus" / "runtime" / "tasks" / "scale_add.py")
+    with kgate.Verifier(device="cpu", cache_dir=str(tmp_path)) as v:
+        first = v.verify(CPU_EXTENSION, task, static=False, timeout_s=300)
+        assert first.verdict == "pass", first.reasons
+        [key_dir] = [d for d in tmp_path.iterdir() if (d / "kgate_test_scale_add.so").exists()]
+        # What a build killed midway leaves: no completion mark, and torch's baton file, which made
+        # every later build of this source wait for ever.
+        (key_dir / "complete").unlink()
+        (key_dir / "lock").write_text("")
+        second = v.verify(CPU_EXTENSION, task, static=False, timeout_s=300)
+        assert second.verdict == "pass", second.reasons
+        assert [c["hit"] for c in second.report["compile_cache"]] == [False]
+        assert not (key_dir / "lock").exists()
+        third = v.verify(CPU_EXTENSION, task, static=False, timeout_s=300)
+        assert [c["hit"] for c in third.report["compile_cache"]] == [True]
