@@ -25,10 +25,15 @@ std::vector<KernelSummary> summarize_kernels(const Trace& trace, const std::vect
   return rows;
 }
 
+bool is_constant_fill(const KernelSummary& row) {
+  return row.origin == KernelOrigin::aten && row.name.find("at::native::FillFunctor<") != std::string::npos;
+}
+
 double candidate_time_share(const std::vector<KernelSummary>& rows) {
   double total = 0.0;
   double own = 0.0;
   for (const auto& row : rows) {
+    if (is_constant_fill(row)) continue;
     total += row.seconds;
     if (row.origin == KernelOrigin::candidate) own += row.seconds;
   }

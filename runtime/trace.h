@@ -70,8 +70,12 @@ struct KernelSummary {
 
 // One row per distinct kernel, longest total time first.
 std::vector<KernelSummary> summarize_kernels(const Trace&, const std::vector<std::string>& candidate_names);
-// The share of kernel time spent in the candidate's own kernels (0 when nothing ran).
+// The share of kernel time spent in the candidate's own kernels (0 when nothing ran). PyTorch's
+// constant fills (torch::zeros_like, ones, full, fill_: ATen's FillFunctor kernels) count on neither
+// side: they write a constant, so they cannot do a task's work, and an honest kernel that allocates its
+// output with zeros_like before writing every element spends a third of an elementwise call in one.
 double candidate_time_share(const std::vector<KernelSummary>&);
+bool is_constant_fill(const KernelSummary&);
 // no-own-kernel (F2) when the traced call launched kernels but none of them is the candidate's own.
 std::optional<Reason> check_own_kernel(const std::vector<KernelSummary>&);
 

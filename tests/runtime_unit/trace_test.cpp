@@ -43,5 +43,22 @@ TEST(TraceSummary, LibraryOnlyLaunchesAreNoOwnKernel) {
   EXPECT_FALSE(check_own_kernel({}).has_value());
 }
 
+TEST(TraceSummary, ConstantFillsCountOnNeitherSideOfTheOwnShare) {
+  // An honest elementwise kernel whose output comes from torch::zeros_like: the fill takes a third of
+  // the call (a leaderboard-accepted tanh did this) and is no work of the task's.
+  Trace trace;
+  trace.kernels = {launch("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                          "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)",
+                          0, 1000),
+                   launch("_Z11tanh_kernelPKfPfi", 1000, 3000)};
+  auto rows = summarize_kernels(trace, {"tanh_kernel"});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(candidate_time_share(rows), 1.0);
+  // ATen's compute still counts against it.
+  trace.kernels.push_back(
+      launch("void at::native::vectorized_elementwise_kernel<4, at::native::tanh_kernel_cuda>()", 3000, 5000));
+  EXPECT_DOUBLE_EQ(candidate_time_share(summarize_kernels(trace, {"tanh_kernel"})), 0.5);
+}
+
 }  // namespace
 }  // namespace kgate::runtime
