@@ -6,7 +6,8 @@
         ...                                       # dicts, as they finish
 
 A candidate is {"key": ..., "source": str, "task": str, "path": "submission.py"}; its result is
-kgate.VerifyResult's fields plus "key". Ray places the actors (``num_gpus=1`` each on cuda) and restarts
+kgate.VerifyResult's fields plus "key". A candidate whose request cannot be judged (an unknown task)
+comes back with verdict "error" (no verdict on it) and the batch goes on. Ray places the actors (``num_gpus=1`` each on cuda) and restarts
 one that dies, anywhere in the cluster, retrying the candidate it held (``max_restarts``,
 ``max_task_retries``); a candidate whose actor died on every try comes back ``harness-error``, never
 lost and never blamed on the candidate. Sources and task files travel with the requests, so nodes need
@@ -151,6 +152,18 @@ def _harness_error(item: dict, message: str) -> dict:
     return out
 
 
+def _request_error(item: dict, error: Exception) -> dict:
+    """A candidate whose request could not be judged (an unknown task, a bad option): verdict "error",
+    which is no verdict on the candidate, and the batch goes on."""
+    cause = getattr(error, "cause", None) or error
+    result = VerifyResult(verdict="error", stage="runtime", path=item.get("path", "submission.py"),
+                          task=item.get("task_spec", ""),
+                          reasons=[{"id": "request-error", "message": str(cause).strip().splitlines()[-1][:2000]}])
+    out = result.to_dict()
+    out["key"] = item["key"]
+    return out
+
+
 class VerifierPool:
     """Verifier actors on a Ray cluster (connect with ray.init() first, or give `address`).
 
@@ -238,6 +251,8 @@ class VerifierPool:
             except _ACTOR_DIED as error:  # Ray restarted it and retried; every try died
                 result = _harness_error(item, f"the verifier actor died on every one of {self.retries + 1} tries: "
                                               f"{type(error).__name__}")
+            except ray.exceptions.RayTaskError as error:  # the request's fault (a VerifyError): no verdict
+                result = _request_error(item, error)
             result.update(statics.get(item["key"], {}))
             result["task"] = item["task_spec"]
             yield result
