@@ -32,7 +32,7 @@ from typing import Any, Iterable, Iterator, Optional
 import ray
 
 from kgate import _core
-from kgate.verifier import Verifier, VerifyResult, _finding, _static_task
+from kgate.verifier import Verifier, VerifyResult, _finding
 
 # A task's files travel with the request up to this size (a task directory is a manifest, a reference
 # and perhaps a few helper modules).
@@ -116,6 +116,9 @@ class VerifierActor:
         return os.getpid()
 
 
+_static_tasks: Optional[str] = None  # where a Ray worker process unpacks the tasks of its static checks
+
+
 # No CPU reserved: Verifier actors may hold every CPU of a CPU-only cluster, and a chunk is a few
 # milliseconds of work per file; verify_batch keeps at most _STATIC_IN_FLIGHT chunks running.
 @ray.remote(num_cpus=0)
@@ -123,8 +126,16 @@ def _static_chunk(items: list) -> list:
     """The static gate on a chunk of candidates: (key, static fields, None) for a pass, else the
     rejection's result dict in place of None."""
     out = []
+    global _static_tasks
+    if _static_tasks is None:
+        _static_tasks = tempfile.mkdtemp(prefix="kgate-ray-static-tasks-")
     for item in items:
-        checked = _core.check(item["source"], path=item.get("path", "submission.py"), task=item.get("static_task"))
+        try:  # the task as this node has it (its files travel with the item)
+            checked = _core.check(item["source"], path=item.get("path", "submission.py"),
+                                  task=unpack_task(item["task"], _static_tasks))
+        except ValueError as error:  # an unknown task: the request's fault, no verdict
+            out.append((item["key"], {}, _request_error(item, error, "static")))
+            continue
         findings = [_finding(f) for f in checked.findings]
         static = {"static_verdict": checked.verdict, "static_findings": findings}
         if checked.verdict == "pass":
@@ -152,11 +163,11 @@ def _harness_error(item: dict, message: str) -> dict:
     return out
 
 
-def _request_error(item: dict, error: Exception) -> dict:
+def _request_error(item: dict, error: Exception, stage: str = "runtime") -> dict:
     """A candidate whose request could not be judged (an unknown task, a bad option): verdict "error",
     which is no verdict on the candidate, and the batch goes on."""
     cause = getattr(error, "cause", None) or error
-    result = VerifyResult(verdict="error", stage="runtime", path=item.get("path", "submission.py"),
+    result = VerifyResult(verdict="error", stage=stage, path=item.get("path", "submission.py"),
                           task=item.get("task_spec", ""),
                           reasons=[{"id": "request-error", "message": str(cause).strip().splitlines()[-1][:2000]}])
     out = result.to_dict()
@@ -207,7 +218,6 @@ class VerifierPool:
             item = dict(candidate)
             item.setdefault("key", n)
             item["task_spec"] = item["task"]
-            item["static_task"] = _static_task(item["task"], None)
             item["task"] = pack_task(item["task"])
             if options:
                 item["options"] = options
