@@ -19,8 +19,9 @@ namespace fs = std::filesystem;
 namespace kgate::cli {
 namespace {
 
-// The audit's one runtime server, started on first use and again after it ended (at most kStarts
-// times in one audit: a server that cannot start fails every record with its reason instead).
+// The audit's one runtime server, started on first use and again whenever it ended (a long audit
+// outlives a judge that died); after kFailedStarts starts that failed, every later record gets the
+// reason instead of another try.
 class SharedServer {
  public:
   explicit SharedServer(const RuntimeStageOptions& options) : options_(options) {}
@@ -41,11 +42,11 @@ class SharedServer {
     {
       std::lock_guard<std::mutex> guard(mutex_);
       if (!client_ || !client_->alive()) {
-        if (starts_ >= kStarts) return Error{std::string(kNotStarted) + ": " + start_error_};
-        ++starts_;
+        if (failed_starts_ >= kFailedStarts) return Error{std::string(kNotStarted) + ": " + start_error_};
         client_.reset();
         auto started = ServeClient::start(options_.server, options_.server_env);
         if (!started) {
+          ++failed_starts_;
           start_error_ = started.error();
           return Error{std::string(kNotStarted) + ": " + start_error_};
         }
@@ -56,11 +57,11 @@ class SharedServer {
     return client->ask(request);  // many threads wait here at once; the server answers each by id
   }
 
-  static constexpr int kStarts = 3;
+  static constexpr int kFailedStarts = 3;
   RuntimeStageOptions options_;
   std::mutex mutex_;
   std::shared_ptr<ServeClient> client_;  // shared: threads still waiting on a replaced one keep it alive
-  int starts_ = 0;
+  int failed_starts_ = 0;
   std::string start_error_;
 };
 
