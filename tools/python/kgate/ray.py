@@ -32,7 +32,7 @@ from typing import Any, Iterable, Iterator, Optional
 import ray
 
 from kgate import _core
-from kgate.verifier import Verifier, VerifyResult, _finding
+from kgate.verifier import Verifier, VerifyResult, static_result
 
 # A task's files travel with the request up to this size (a task directory is a manifest, a reference
 # and perhaps a few helper modules).
@@ -107,7 +107,6 @@ class VerifierActor:
             item["source"], task, path=item.get("path", "submission.py"), static=False, **item.get("options", {})
         )
         out = result.to_dict()
-        out["task"] = item["task"]["name"] if "files" not in item["task"] else item.get("task_spec", task)
         out["key"] = item["key"]
         out["actor_pid"] = os.getpid()
         return out
@@ -136,43 +135,29 @@ def _static_chunk(items: list) -> list:
         except ValueError as error:  # an unknown task: the request's fault, no verdict
             out.append((item["key"], {}, _request_error(item, error, "static")))
             continue
-        findings = [_finding(f) for f in checked.findings]
-        static = {"static_verdict": checked.verdict, "static_findings": findings}
-        if checked.verdict == "pass":
-            out.append((item["key"], static, None))
-            continue
-        result = VerifyResult(
-            verdict="reject" if checked.verdict == "reject" else "unjudged",
-            stage="static",
-            path=item.get("path", "submission.py"),
-            task=item.get("task_spec", ""),
-            reasons=[{"id": f["rule"], "message": f["message"], "line": f["line"]} for f in findings
-                     if f["severity"] == "error"],
-            **static,
-        )
-        out.append((item["key"], static, result.to_dict()))
+        result = static_result(checked, item.get("path", "submission.py"), item.get("task_spec", ""))
+        static = {"static_verdict": result.static_verdict, "static_findings": result.static_findings}
+        out.append((item["key"], static, None if result.verdict == "pass" else result.to_dict()))
+    return out
+
+
+def _no_verdict(item: dict, verdict: str, reason: str, message: str, stage: str = "runtime") -> dict:
+    """A candidate that got no verdict of its own: "harness-error" (the harness failed it) or "error"
+    (its request could not be judged: an unknown task, a bad option), and the batch goes on."""
+    result = VerifyResult(verdict=verdict, stage=stage, path=item.get("path", "submission.py"),
+                          task=item.get("task_spec", ""), reasons=[{"id": reason, "message": message}])
+    out = result.to_dict()
+    out["key"] = item["key"]
     return out
 
 
 def _harness_error(item: dict, message: str) -> dict:
-    result = VerifyResult(verdict="harness-error", stage="runtime", path=item.get("path", "submission.py"),
-                          task=item.get("task_spec", ""),
-                          reasons=[{"id": "harness-fault", "message": message}])
-    out = result.to_dict()
-    out["key"] = item["key"]
-    return out
+    return _no_verdict(item, "harness-error", "harness-fault", message)
 
 
 def _request_error(item: dict, error: Exception, stage: str = "runtime") -> dict:
-    """A candidate whose request could not be judged (an unknown task, a bad option): verdict "error",
-    which is no verdict on the candidate, and the batch goes on."""
     cause = getattr(error, "cause", None) or error
-    result = VerifyResult(verdict="error", stage=stage, path=item.get("path", "submission.py"),
-                          task=item.get("task_spec", ""),
-                          reasons=[{"id": "request-error", "message": str(cause).strip().splitlines()[-1][:2000]}])
-    out = result.to_dict()
-    out["key"] = item["key"]
-    return out
+    return _no_verdict(item, "error", "request-error", str(cause).strip().splitlines()[-1][:2000], stage)
 
 
 class VerifierPool:

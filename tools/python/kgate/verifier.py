@@ -138,6 +138,20 @@ def _finding(f) -> dict:
     return {"rule": f.rule, "severity": f.severity, "message": f.message, "line": f.line, "col": f.col}
 
 
+def static_result(checked, path: str, task: str) -> VerifyResult:
+    """The static gate's answer (a kgate.Result) as a VerifyResult: "pass" (the runtime comes next), or
+    "reject"/"unjudged" with the error findings as reasons (stage "static")."""
+    findings = [_finding(f) for f in checked.findings]
+    result = VerifyResult(verdict="pass", stage="static", path=path, task=task, static_verdict=checked.verdict,
+                          static_findings=findings)
+    if checked.verdict != "pass":
+        result.verdict = "reject" if checked.verdict == "reject" else "unjudged"
+        result.reasons = [
+            {"id": f["rule"], "message": f["message"], "line": f["line"]} for f in findings if f["severity"] == "error"
+        ] or [{"id": checked.verdict, "message": f"the static gate says {checked.verdict}"}]
+    return result
+
+
 class Verifier:
     """A long-lived judge for a stream of candidates, on one device; one candidate at a time.
 
@@ -277,16 +291,8 @@ class Verifier:
         result = VerifyResult(verdict="pass", stage="static", path=path, task=task)
         if static:
             gate = self._gate or _core
-            checked = gate.check(source, path=path, task=_static_task(task, self.tasks_dir))
-            result.static_verdict = checked.verdict
-            result.static_findings = [_finding(f) for f in checked.findings]
-            if checked.verdict != "pass":
-                result.verdict = "reject" if checked.verdict == "reject" else "unjudged"
-                result.reasons = [
-                    {"id": f["rule"], "message": f["message"], "line": f["line"]}
-                    for f in result.static_findings
-                    if f["severity"] == "error"
-                ] or [{"id": checked.verdict, "message": f"the static gate says {checked.verdict}"}]
+            result = static_result(gate.check(source, path=path, task=_static_task(task, self.tasks_dir)), path, task)
+            if result.verdict != "pass":
                 return result
         result.stage = "runtime"
         with self._lock:
