@@ -2,7 +2,6 @@
 #include "analyzers/python/extractor.h"
 
 #include <algorithm>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,11 +15,21 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   TSNode args = ts::field(node, "arguments");
   uint32_t start = ts_node_start_byte(node);
   // NAME.append(...) / extend / insert: what a list gathers (a pointer table built in a loop).
-  if (ts::is(fn, "attribute") && ts::is(ts::field(fn, "object"), "identifier") && !ts_node_is_null(args)) {
+  // self.<attr>.append(...): what a container attribute gathers (an empty nn.ModuleList filled later).
+  if (ts::is(fn, "attribute") && !ts_node_is_null(args)) {
     const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
-    if (method == "append" || method == "extend" || method == "insert")
-      container_fills_.push_back({scope, std::string(ts::text(ts::field(fn, "object"), src_)), ts_node_start_byte(args),
-                                  ts_node_end_byte(args)});
+    TSNode object = ts::field(fn, "object");
+    if (method == "append" || method == "extend" || method == "insert") {
+      if (ts::is(object, "identifier")) {
+        container_fills_.push_back({scope, std::string(ts::text(object, src_)), ts_node_start_byte(args),
+                                    ts_node_end_byte(args), args, edge_dead(guard)});
+      } else if (ts::is(object, "attribute")) {
+        const Value owner = eval(ts::field(object, "object"), scope);
+        if (owner.k == Value::K::Self && owner.index >= 0)
+          attr_fills_.push_back({owner.index, std::string(ts::text(ts::field(object, "attribute"), src_)), args, scope,
+                                 edge_dead(guard)});
+      }
+    }
   }
 
   // Triton launch: kernel[grid](...); the same shape launches a Numba CUDA kernel.
@@ -75,12 +84,14 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       c.receiver = ReceiverKind::Output;
   }
 
-  std::vector<std::string> children;  // the torch modules a called container runs (Sequential, ModuleList)
+  std::vector<std::string> children;  // the torch modules a call runs (a carrier's function, a hook)
+  bool container = false;             // a module container: its children are resolved after pass 2
   switch (callee.k) {
     case Value::K::Function: {
       c.resolved = facts_.functions[callee.index].qualname;
       c.local_target = true;
       add_edge(fn_of(scope), callee.index, edge_dead(guard));
+      call_sites_[callee.index].push_back({args, scope, ts::is(fn, "attribute")});
       mark_args_written(args, scope);
       // Calling a CuTe DSL kernel inside its @cute.jit launcher: kernel(...).launch(grid, block).
       if (facts_.functions[callee.index].kind == FunctionKind::DslKernel)
@@ -118,7 +129,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
         mark_args_written(args, scope);
       } else {
         c.resolved = callee.path;
-        if (module_container(callee.path)) container_children(fn, scope, guard, children);
+        container = module_container(callee.path);
       }
       break;
     }
@@ -298,13 +309,13 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     extension_for(node, scope);
 
   // self.layers[i](x): an element of a module container.
-  if (children.empty() && ts::is(fn, "subscript")) {
+  if (!container && ts::is(fn, "subscript")) {
     const Value base = eval(ts::field(fn, "value"), scope);
     if (base.k == Value::K::Instance && base.index < 0 && module_container(base.path)) {
       c.resolved = base.path;
       c.method = last_component(base.path);
       c.instance_call = true;
-      container_children(fn, scope, guard, children);
+      container = true;
     }
   }
   if (c.resolved == "torch.Tensor.data_ptr" && pointer_argument(node, scope)) c.launch_argument = true;
@@ -336,7 +347,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     if (hook.k == Value::K::Path && !is_dtype_path(hook.path)) children.push_back(hook.path);
   }
 
-  // A container's call is its children's calls: each torch module it holds is a call of that module here.
+  // A carrier's or hook's call is a call of the torch function it runs, here.
   for (const std::string& child : children) {
     Call cc = c;
     cc.resolved = child;
@@ -344,6 +355,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     call_start_.push_back(start);
     facts_.calls.push_back(std::move(cc));
   }
+  if (container) pending_containers_.push_back({facts_.calls.size(), fn, scope, guard, start});
   call_start_.push_back(start);
   facts_.calls.push_back(std::move(c));
 }
@@ -374,52 +386,6 @@ bool Extractor::callable_carrier(const std::string& path) {
 bool Extractor::module_container(const std::string& path) {
   return path == "torch.nn.Sequential" || path == "torch.nn.ModuleList" || path == "torch.nn.ModuleDict" ||
          path == "torch.nn.modules.container.Sequential";
-}
-
-// What a called module container holds, from the constructor bound to `self.<attr>` (called directly,
-// through `self.<attr>[i]`, or as the loop variable of `for layer in self.<attr>`): local modules get
-// edges to their forward, torch modules are listed in `children`. Elements may be written inline, in a
-// list, a list comprehension, or unpacked from one (`nn.Sequential(*[Block() for _ in range(n)])`).
-void Extractor::container_children(TSNode fn, int scope, const Guard& guard, std::vector<std::string>& children) {
-  TSNode target = fn;
-  while (ts::is(target, "subscript")) target = ts::field(target, "value");
-  if (ts::is(target, "identifier")) {  // a loop variable bound to self.<attr>
-    Found f = find_name(std::string(ts::text(target, src_)), scope);
-    if (f.k != Found::K::Binding || !f.bindings || f.bindings->size() != 1 || ts_node_is_null((*f.bindings)[0].expr))
-      return;
-    target = (*f.bindings)[0].expr;
-  }
-  if (!ts::is(target, "attribute")) return;
-  const Value owner = eval(ts::field(target, "object"), scope);
-  if (owner.k != Value::K::Self || owner.index < 0) return;
-  const auto it = classes_[owner.index].self_attrs.find(std::string(ts::text(ts::field(target, "attribute"), src_)));
-  if (it == classes_[owner.index].self_attrs.end()) return;
-  std::function<void(TSNode, int, int)> element = [&](TSNode e, int at, int depth) {
-    if (ts_node_is_null(e) || depth > 4) return;
-    if (ts::is(e, "list") || ts::is(e, "tuple") || ts::is(e, "argument_list")) {
-      for (TSNode item : ts::named_children(e)) element(item, at, depth + 1);
-    } else if (ts::is(e, "list_splat") || ts::is(e, "parenthesized_expression")) {
-      element(ts::named_child(e, 0), at, depth + 1);
-    } else if (ts::is(e, "list_comprehension") || ts::is(e, "generator_expression")) {
-      element(ts::field(e, "body"), at, depth + 1);
-    } else {
-      const Value v = eval(e, at);
-      if (v.k != Value::K::Instance) return;
-      if (v.index >= 0) {
-        for (const char* m : {"forward", "__call__"}) {
-          Value t = class_member(v.index, m, 0, ReceiverKind::Value);
-          if (t.k == Value::K::Function) add_edge(fn_of(scope), t.index, edge_dead(guard));
-        }
-      } else if (v.path.rfind("torch.", 0) == 0 && !module_container(v.path) &&
-                 std::find(children.begin(), children.end(), v.path) == children.end()) {
-        children.push_back(v.path);
-      } else if (module_container(v.path)) {
-        element(ts::field(e, "arguments"), at, depth + 1);  // a container nested in a container
-      }
-    }
-  };
-  for (const Binding& b : it->second)
-    if (ts::is(b.expr, "call")) element(ts::field(b.expr, "arguments"), b.scope, 0);
 }
 
 // x.data_ptr() handed, possibly through wrappers (ctypes.c_void_p(...), int(...)), as an argument to

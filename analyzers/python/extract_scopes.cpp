@@ -258,12 +258,21 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
   } else if (t == "for_statement" || t == "for_in_clause") {
     // `for layer in self.layers:` binds each element of a module container: calling `layer` is
     // calling the container's children (record_call). Any other iterable binds to nothing we follow.
+    // `for i, layer in enumerate(self.layers):` binds `layer` the same way.
     TSNode right = ts::field(node, "right");
-    const bool module_attr = ts::is(right, "attribute") && ts::is(ts::field(right, "object"), "identifier") &&
-                             !scopes_[scope].self_name.empty() &&
-                             ts::text(ts::field(right, "object"), src_) == scopes_[scope].self_name;
-    bind_target(ts::field(node, "left"),
-                module_attr && ts::is(ts::field(node, "left"), "identifier") ? right : TSNode{}, scope, class_index);
+    TSNode left = ts::field(node, "left");
+    const auto self_attr = [&](TSNode e) {
+      return ts::is(e, "attribute") && ts::is(ts::field(e, "object"), "identifier") &&
+             !scopes_[scope].self_name.empty() && ts::text(ts::field(e, "object"), src_) == scopes_[scope].self_name;
+    };
+    if (ts::is(right, "call") && ts::text(ts::field(right, "function"), src_) == "enumerate" &&
+        (ts::is(left, "pattern_list") || ts::is(left, "tuple_pattern")) && ts::named_count(left) == 2 &&
+        ts::is(ts::named_child(left, 1), "identifier") && self_attr(positional_arg(ts::field(right, "arguments"), 0))) {
+      bind_target(ts::named_child(left, 0), TSNode{}, scope, class_index);
+      bind_target(ts::named_child(left, 1), positional_arg(ts::field(right, "arguments"), 0), scope, class_index);
+    } else {
+      bind_target(left, self_attr(right) && ts::is(left, "identifier") ? right : TSNode{}, scope, class_index);
+    }
   } else if (t == "as_pattern_target") {
     bind_target(ts::named_child(node, 0), TSNode{}, scope, class_index);
   } else if (t == "return_statement" && scopes_[scope].function >= 0 && ts::named_count(node) > 0) {

@@ -503,8 +503,11 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
     kernel.path = callee.path.substr(0, callee.path.rfind('.')) + "." + (name ? name->text : std::string("kernel"));
     return kernel;
   }
-  if (callee.k == Value::K::Function)
+  if (callee.k == Value::K::Function) {
     if (Value k = returned_kernel(callee.index, depth + 1); k.k == Value::K::Kernel || k.k == Value::K::Path) return k;
+    // A helper that builds a module (`self.stage = self._make_stage(...)`): calling the result calls it.
+    if (Value m = returned_module(callee.index, depth + 1); m.k == Value::K::Instance) return m;
+  }
   v.k = Value::K::Tensor;
   return v;
 }

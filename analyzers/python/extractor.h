@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -278,7 +279,17 @@ class Extractor {
   bool pointer_argument(TSNode node, int scope);
   static bool module_container(const std::string& path);
   static bool callable_carrier(const std::string& path);
-  void container_children(TSNode fn, int scope, const Guard& guard, std::vector<std::string>& children);
+  // Module containers (extract_containers.cpp): what a called container holds, resolved after pass 2.
+  struct ModuleSink {
+    std::vector<int> classes;           // local module classes held (their forward is called)
+    std::vector<std::string> children;  // torch modules held
+  };
+  void container_children(TSNode fn, int scope, ModuleSink& sink);
+  void module_elements(TSNode e, int scope, int depth, ModuleSink& sink,
+                       std::set<std::tuple<uint32_t, uint32_t, int>>& seen);
+  std::vector<Binding> param_arguments(int scope, const std::string& name) const;
+  Value returned_module(int fi, int depth);
+  void finish_containers();
   bool stored_state(const ReturnFlow& f, TSNode value, int scope);
   std::optional<std::vector<const Binding*>> param_rebinding(const std::string& name, int scope, uint32_t use) const;
   bool setup_function(int function) const;
@@ -388,8 +399,36 @@ class Extractor {
     int scope;
     std::string name;
     uint32_t begin, end;  // the byte range of the fill's argument list
+    TSNode args;
+    bool dead;  // under a dead guard
   };
   std::vector<ContainerFill> container_fills_;
+  // self.<attr>.append(...) and the like, by class and attribute: what a container attribute gathers.
+  struct AttrFill {
+    int class_index;
+    std::string attr;
+    TSNode args;
+    int scope;
+    bool dead;
+  };
+  std::vector<AttrFill> attr_fills_;
+  // Calls of this file's functions, by callee: where a parameter's value comes from.
+  struct CallSite {
+    TSNode args;
+    int scope;
+    bool through_attribute;  // obj.method(...): a method's `self` is not among the arguments
+  };
+  std::unordered_map<int, std::vector<CallSite>> call_sites_;
+  // Calls of module containers, resolved once every fill is known (finish_containers).
+  struct PendingContainer {
+    size_t call;  // facts_.calls index of the container's call
+    TSNode fn;
+    int scope;
+    Guard guard;
+    uint32_t start;
+  };
+  std::vector<PendingContainer> pending_containers_;
+  std::unordered_map<int, Value> returned_modules_;             // memo of returned_module
   std::vector<std::pair<int, std::string>> launch_containers_;  // (scope, name)
   std::unordered_set<uint32_t> graph_keys_;  // byte offsets of identity calls that key a refreshed replay
   std::unordered_map<uint32_t, std::vector<std::string>> copy_in_replays_;  // replay -> buffers copied into

@@ -23,6 +23,7 @@ void Extractor::run(TSNode root) {
   find_entries();
   Guard none;
   walk(root, 0, none);
+  finish_containers();  // every list fill and helper call is known now
   link_extension_calls_by_name();
   finish_graphs();  // before reachability: a refreshed replay calls what its captures recorded
   compute_reachability();
