@@ -55,7 +55,8 @@ std::vector<Binding> Extractor::param_arguments(int scope, const std::string& na
     if (ts_node_is_null(id)) id = ts::named_child(p, 0);  // typed_parameter: the name is its first child
     if (ts::text(id, src_) == name) {
       position = index;
-      if (TSNode dflt = ts::field(p, "value"); !ts_node_is_null(dflt)) out.push_back(Binding{dflt, scopes_[scope].parent});
+      if (TSNode dflt = ts::field(p, "value"); !ts_node_is_null(dflt))
+        out.push_back(Binding{dflt, scopes_[scope].parent});
       break;
     }
     ++index;
