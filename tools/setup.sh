@@ -11,7 +11,7 @@ apt_packages=(
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev clang-tidy-19 clang-format-19 libclang-rt-19-dev
   nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libvalijson-dev
   libseccomp-dev pybind11-dev pybind11-json-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libssl-dev chromium libmuparser-dev libmimalloc-dev
+  libssl-dev zlib1g-dev chromium libmuparser-dev libmimalloc-dev
 )
 missing=()
 for p in "${apt_packages[@]}"; do

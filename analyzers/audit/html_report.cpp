@@ -5,9 +5,14 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <map>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "analyzers/audit/html_escape.h"
+#include "analyzers/audit/report_details.h"
 #include "analyzers/audit/svg_plot.h"
 #include "analyzers/report/report.h"
 
@@ -26,7 +31,7 @@ h2{font-size:16px;margin:0 0 10px}.cards{display:flex;flex-wrap:wrap;gap:10px;ma
 .card.reject dd{color:var(--err)}.card.pass dd{color:var(--ok)}
 .cols{display:flex;flex-wrap:wrap;gap:18px}.cols>div{flex:1 1 420px;min-width:0}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f0f2f5;font-weight:600;white-space:nowrap}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f0f2f5;font-weight:600;white-space:nowrap}#files td{white-space:nowrap}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;user-select:none}table.sortable th[aria-sort=ascending]::after{content:" \25B2"}
 table.sortable th[aria-sort=descending]::after{content:" \25BC"}.scroll{overflow-x:auto;max-height:520px;overflow-y:auto}
 .verdict-reject{color:var(--err);font-weight:600}.verdict-pass{color:var(--ok);font-weight:600}.verdict-unjudged{color:var(--err);font-weight:600}
@@ -42,7 +47,9 @@ svg .dot{fill:#c2410c;fill-opacity:.8}svg .roof{fill:none;stroke:#1d232a;stroke-
 )css";
 
 // Sorting by clicking a header; on load the file table is sorted by findings (most first) so a
-// reader sees the worst files first. `data-ready` tells a headless check that the script ran.
+// reader sees the worst files first. A file's details (findings with excerpts, runtime reasons) are
+// unpacked from #kgate-details when its path is opened (#file-N) and built with textContent only.
+// `data-ready` tells a headless check that the script ran, including the details the URL names.
 constexpr const char* kScript = R"js(
 (function(){
 function cellValue(row, index, numeric){var c=row.cells[index];var v=c.getAttribute('data-value');if(v===null)v=c.textContent;
@@ -58,7 +65,39 @@ Array.prototype.forEach.call(document.querySelectorAll('table.sortable'),functio
  Array.prototype.forEach.call(table.tHead.rows[0].cells,function(th,index){th.addEventListener('click',function(){
   sortTable(table,index,th.getAttribute('aria-sort')==='ascending');});});});
 var files=document.getElementById('files');if(files&&files.tBodies[0].rows.length){sortTable(files,2,true);}
-document.body.setAttribute('data-ready','1');
+var unpacked=null;
+function unpack(){if(unpacked)return unpacked;var packed=document.getElementById('kgate-details');
+ if(!packed||typeof DecompressionStream==='undefined'){unpacked=Promise.resolve(null);return unpacked;}
+ try{var bin=atob(packed.textContent.trim());var bytes=new Uint8Array(bin.length);
+  for(var i=0;i<bin.length;i++)bytes[i]=bin.charCodeAt(i);
+  var stream=new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+  unpacked=new Response(stream).text().then(JSON.parse).catch(function(){return null;});}
+ catch(e){unpacked=Promise.resolve(null);}
+ return unpacked;}
+function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!==undefined)e.textContent=text;return e;}
+function show(index){var body=document.getElementById('detail-body');if(!body)return Promise.resolve();
+ var row=document.querySelector('tr[data-index="'+index+'"]');
+ return unpack().then(function(all){body.textContent='';
+  if(!all||!all[index]){body.appendChild(el('p','muted','The details could not be unpacked in this browser; they are in results.jsonl.'));return;}
+  var d=all[index];var common=document.getElementById('common');
+  body.appendChild(el('h3',null,(common?common.textContent:'')+(row?row.cells[0].textContent:'')));
+  if(d.runtime){var rt=d.runtime;body.appendChild(el('p',null,'runtime: '+(rt.verdict||(rt.error!==undefined?'error':rt.skipped!==undefined?'skipped':''))));
+   (rt.reasons||[]).forEach(function(r){body.appendChild(el('div','finding',(r.id||'')+': '+(r.message||'')));});
+   if(rt.error!==undefined)body.appendChild(el('div','finding',String(rt.error)));
+   if(rt.skipped!==undefined)body.appendChild(el('div','finding',String(rt.skipped)));}
+  if(!d.findings.length)body.appendChild(el('p','muted','no findings'));
+  d.findings.forEach(function(f){var div=el('div','finding');
+   div.appendChild(el('span','sev-'+(f.severity||''),f.severity||''));div.appendChild(document.createTextNode(' '));
+   div.appendChild(el('code',null,f.rule||''));
+   div.appendChild(el('span','where',' line '+(f.line||0)+', col '+(f.col||0)+': '));
+   div.appendChild(document.createTextNode(f.message||''));
+   if(f.lines){var pre=el('pre','excerpt');var n=f.first_line||1;var from=f.line||0,to=Math.max(from,f.end_line||0);
+    f.lines.forEach(function(line){var span=el('span',n>=from&&n<=to?'hit':'');span.appendChild(el('i',null,String(n)));
+     span.appendChild(document.createTextNode(line));pre.appendChild(span);n++;});div.appendChild(pre);}
+   body.appendChild(div);});});}
+function fromHash(){var m=/^#file-([0-9]+)$/.exec(location.hash);return m?show(parseInt(m[1],10)):Promise.resolve();}
+window.addEventListener('hashchange',function(){fromHash();});
+fromHash().then(function(){document.body.setAttribute('data-ready','1');});
 })();
 )js";
 
@@ -125,24 +164,6 @@ std::string card(const std::string& id, const std::string& label, size_t value, 
          label + "</dt></div>";
 }
 
-std::string excerpt_html(const nlohmann::json& finding) {
-  if (!finding.is_object()) return {};
-  const auto at = finding.find("excerpt");
-  if (at == finding.end() || !at->is_object() || !at->contains("lines")) return {};
-  if (!(*at)["lines"].is_array()) return {};
-  const size_t first = count(*at, "first_line", 1);
-  const size_t hit_from = count(finding, "line"), hit_to = std::max(hit_from, count(finding, "end_line"));
-  std::string html = "<pre class=\"excerpt\">";
-  size_t n = first;
-  for (const auto& line : (*at)["lines"]) {
-    const bool hit = n >= hit_from && n <= hit_to;
-    html += std::string("<span") + (hit ? " class=\"hit\"" : "") + "><i>" + std::to_string(n) + "</i>" +
-            html_escape(line.is_string() ? line.get<std::string>() : std::string{}) + "</span>";
-    ++n;
-  }
-  return html + "</pre>";
-}
-
 }  // namespace
 
 std::map<std::string, double> numeric_metrics(const nlohmann::json& metrics) {
@@ -150,6 +171,102 @@ std::map<std::string, double> numeric_metrics(const nlohmann::json& metrics) {
   flatten(metrics, "", 0, out);
   return out;
 }
+
+namespace {
+
+// Verdict counts of one group of files (a folder, a harness profile): static and runtime side by side.
+struct Verdicts {
+  size_t files = 0, pass = 0, reject = 0, unjudged = 0, not_a_submission = 0;
+  size_t runtime_pass = 0, runtime_fail = 0, runtime_other = 0;  // other: unjudged, error, skipped
+};
+
+std::string runtime_verdict(const nlohmann::json& record) {
+  const auto rt = record.find("runtime");
+  if (rt == record.end() || !rt->is_object()) return {};
+  if (const auto v = rt->find("verdict"); v != rt->end() && v->is_string()) return v->get<std::string>();
+  if (rt->contains("error")) return "error";
+  if (rt->contains("skipped")) return "skipped";
+  return {};
+}
+
+void tally(Verdicts& v, const std::string& verdict, const std::string& runtime) {
+  ++v.files;
+  v.pass += verdict == "pass";
+  v.reject += verdict == "reject";
+  v.unjudged += verdict == "unjudged";
+  v.not_a_submission += verdict == "not-a-submission";
+  v.runtime_pass += runtime == "pass";
+  v.runtime_fail += runtime == "fail";
+  v.runtime_other += !runtime.empty() && runtime != "pass" && runtime != "fail";
+}
+
+std::string cell(const char* key, size_t value) {
+  return "<td class=\"num\" data-count=\"" + std::string(key) + "\">" + std::to_string(value) + "</td>";
+}
+
+std::string verdict_table(const std::string& id, const std::string& first,
+                          const std::map<std::string, Verdicts>& groups, bool runtime) {
+  std::string html = "<table id=\"" + id + "\" class=\"sortable\"><thead><tr><th>" + first +
+                     "</th><th class=\"num\" data-type=\"num\">files</th><th class=\"num\" data-type=\"num\">pass</th>"
+                     "<th class=\"num\" data-type=\"num\">reject</th><th class=\"num\" data-type=\"num\">unjudged</th>"
+                     "<th class=\"num\" data-type=\"num\">not a submission</th>";
+  if (runtime)
+    html +=
+        "<th class=\"num\" data-type=\"num\">runtime pass</th><th class=\"num\" data-type=\"num\">runtime fail</th>"
+        "<th class=\"num\" data-type=\"num\">runtime other</th>";
+  html += "</tr></thead><tbody>";
+  for (const auto& [name, v] : groups) {
+    html += "<tr data-group=\"" + html_escape(name) + "\"><td>" + html_escape(name) + "</td>" + cell("files", v.files) +
+            cell("pass", v.pass) + cell("reject", v.reject) + cell("unjudged", v.unjudged) +
+            cell("not-a-submission", v.not_a_submission);
+    if (runtime)
+      html += cell("runtime-pass", v.runtime_pass) + cell("runtime-fail", v.runtime_fail) +
+              cell("runtime-other", v.runtime_other);
+    html += "</tr>";
+  }
+  return html + "</tbody></table>";
+}
+
+// The directory every path shares; a group is the first folder below it ("." for files directly in it).
+std::string common_directory(const std::vector<const nlohmann::json*>& records) {
+  std::optional<std::string> common;
+  for (const auto* r : records) {
+    std::string path = str(*r, "path");
+    const size_t slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+    if (!common) {
+      common = dir;
+      continue;
+    }
+    size_t n = 0;
+    while (n < common->size() && n < dir.size() && (*common)[n] == dir[n]) ++n;
+    const size_t cut = common->substr(0, n).rfind('/');
+    common->resize(cut == std::string::npos ? 0 : cut + 1);
+  }
+  return common.value_or("");
+}
+
+std::string folder_of(const std::string& path, const std::string& common) {
+  const std::string rest = path.compare(0, common.size(), common) == 0 ? path.substr(common.size()) : path;
+  const size_t slash = rest.find('/');
+  return slash == std::string::npos ? "." : rest.substr(0, slash);
+}
+
+// The first error's rule: the reason a rejected or unjudged file leads with.
+std::string first_error(const nlohmann::json& record) {
+  for (const auto& f : findings_of(record))
+    if (str(f, "severity") == "error") return str(f, "rule");
+  return {};
+}
+
+// Why a file was not judged: its first error, else its first finding (an empty file's warning).
+std::string first_error_message(const nlohmann::json& record) {
+  for (const auto& f : findings_of(record))
+    if (str(f, "severity") == "error") return str(f, "message");
+  return findings_of(record).empty() ? std::string() : str(findings_of(record)[0], "message");
+}
+
+}  // namespace
 
 std::string render_html_report(const std::vector<nlohmann::json>& input, const ReportCatalogue& catalogue,
                                const std::string& title) {
@@ -163,21 +280,34 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
          suppressed = 0;
   std::map<std::string, Tally> per_rule;
   std::map<std::string, Tally, bool (*)(const std::string&, const std::string&)> per_technique(technique_less);
+  std::map<std::string, Verdicts> per_folder, per_harness;
+  std::map<std::string, size_t> static_reasons, runtime_reasons;  // reason -> files it rejected
   std::set<std::string> metric_names;
   std::vector<std::map<std::string, double>> metrics_of;
-  bool any_speedup = false;
+  bool any_speedup = false, any_runtime = false;
+  const std::string common = common_directory(records);
+  // Paths in the tables are shown below the common folder, which the folder table names.
+  const auto shown = [&common](const std::string& path) {
+    return path.compare(0, common.size(), common) == 0 ? path.substr(common.size()) : path;
+  };
   for (const auto* r : records) {
     const std::string path = str(*r, "path");
     // Unjudged files (no harness entry found) and not-a-submission files are never counted as passed.
-    const std::string verdict = str(*r, "verdict");
+    const std::string verdict = str(*r, "verdict"), runtime = runtime_verdict(*r);
     passed += verdict == "pass";
     rejected += verdict == "reject";
     unjudged += verdict == "unjudged";
     not_a_submission += verdict == "not-a-submission";
     suppressed += count(*r, "suppressed");
+    any_runtime = any_runtime || !runtime.empty();
+    tally(per_folder[folder_of(path, common)], verdict, runtime);
+    const std::string harness = str(*r, "harness");
+    tally(per_harness[harness.empty() ? "(none)" : harness], verdict, runtime);
+    std::set<std::string> error_rules;
     for (const auto& f : findings_of(*r)) {
       const std::string rule = str(f, "rule"), severity = str(f, "severity");
       (severity == "error" ? errors : severity == "warning" ? warnings : notes)++;
+      if (severity == "error" && verdict != "pass") error_rules.insert(rule);
       Tally& t = per_rule[rule];
       ++t.findings;
       t.files.insert(path);
@@ -190,6 +320,13 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
         tt.files.insert(path);
         tt.rules.insert(rule);
       }
+    }
+    for (const auto& rule : error_rules) ++static_reasons[rule];
+    if (runtime == "fail" || runtime == "unjudged") {
+      std::set<std::string> ids;
+      if (const auto rt = r->find("runtime"); rt != r->end() && rt->contains("reasons") && (*rt)["reasons"].is_array())
+        for (const auto& reason : (*rt)["reasons"]) ids.insert(str(reason, "id"));
+      for (const auto& id : ids) ++runtime_reasons[id];
     }
     const auto metrics = r->find("metrics");
     metrics_of.push_back(metrics != r->end() ? numeric_metrics(*metrics) : std::map<std::string, double>{});
@@ -214,6 +351,96 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
           card("suppressed", "suppressed", suppressed);
   html += "</dl></section>";
 
+  // What an auditor reads first: verdicts per folder and per harness profile, then the top reasons.
+  html +=
+      "<section class=\"cols\"><div><h2>Verdicts per folder</h2><p class=\"muted\">Folders below <code id=\"common\">" +
+      html_escape(common) + "</code></p><div class=\"scroll\">" +
+      verdict_table("folders", "folder", per_folder, any_runtime) +
+      "</div></div><div><h2>Verdicts per harness profile</h2><div class=\"scroll\">" +
+      verdict_table("harnesses", "harness", per_harness, any_runtime) + "</div></div></section>";
+  const auto top = [](const std::map<std::string, size_t>& reasons) {
+    std::vector<std::pair<std::string, size_t>> list(reasons.begin(), reasons.end());
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (list.size() > 10) list.resize(10);
+    return list;
+  };
+  html +=
+      "<section><h2>Top reasons</h2><table id=\"top-reasons\"><thead><tr><th>stage</th><th>reason</th>"
+      "<th class=\"num\">files not passed</th><th>what it means</th></tr></thead><tbody>";
+  for (const auto& [rule, files] : top(static_reasons)) {
+    const auto summary = catalogue.summaries.find(rule);
+    html += "<tr data-reason=\"" + html_escape(rule) + "\"><td>static</td><td><code>" + html_escape(rule) +
+            "</code></td>" + cell("files", files) + "<td>" +
+            html_escape(summary != catalogue.summaries.end() ? summary->second : std::string()) + "</td></tr>";
+  }
+  for (const auto& [id, files] : top(runtime_reasons))
+    html += "<tr data-runtime-reason=\"" + html_escape(id) + "\"><td>runtime</td><td><code>" + html_escape(id) +
+            "</code></td>" + cell("files", files) + "<td></td></tr>";
+  if (static_reasons.empty() && runtime_reasons.empty())
+    html += "<tr><td colspan=\"4\" class=\"muted\">every file passed</td></tr>";
+  html += "</tbody></table></section>";
+
+  // Unjudged files apart: the gate could not judge them, so they are neither a pass nor a cheat.
+  html += "<section id=\"unjudged\"><h2>Unjudged files</h2>";
+  size_t unjudged_rows = 0;
+  std::string rows;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const auto& r = *records[i];
+    const std::string verdict = str(r, "verdict"), runtime = runtime_verdict(r);
+    if (verdict != "unjudged" && runtime != "unjudged") continue;
+    ++unjudged_rows;
+    rows +=
+        "<tr><td><a href=\"#file-" + std::to_string(i) + "\">" + html_escape(shown(str(r, "path"))) + "</a></td><td>" +
+        html_escape(verdict == "unjudged" ? "static" : "runtime") + "</td><td>" +
+        html_escape(verdict == "unjudged" ? first_error_message(r) : std::string("the runtime could not judge it")) +
+        "</td></tr>";
+  }
+  if (unjudged_rows == 0)
+    html += "<p class=\"muted\">none</p>";
+  else
+    html += "<div class=\"scroll\"><table><thead><tr><th>path</th><th>stage</th><th>why</th></tr></thead><tbody>" +
+            rows + "</tbody></table></div>";
+  html += "</section>";
+
+  // The file table: static and runtime verdicts side by side; a path opens its details below.
+  html +=
+      "<section><h2>Files</h2><div class=\"scroll\"><table id=\"files\" "
+      "class=\"sortable\"><thead><tr><th>path</th><th>verdict</th>"
+      "<th class=\"num\" data-type=\"num\">findings</th><th>harness</th><th>first error</th>";
+  if (any_runtime) html += "<th>runtime</th>";
+  if (any_speedup) html += "<th class=\"num\" data-type=\"num\">speedup</th>";
+  html += "</tr></thead><tbody>";
+  for (size_t i = 0; i < records.size(); ++i) {
+    const auto& r = *records[i];
+    const std::string verdict = str(r, "verdict");
+    html += "<tr data-index=\"" + std::to_string(i) + "\"><td><a href=\"#file-" + std::to_string(i) + "\">" +
+            html_escape(shown(str(r, "path"))) + "</a></td><td class=\"verdict-" + html_escape(verdict) + "\">" +
+            html_escape(verdict) + "</td><td class=\"num\">" + std::to_string(findings_of(r).size()) + "</td><td>" +
+            html_escape(str(r, "harness")) + "</td><td><code>" + html_escape(first_error(r)) + "</code></td>";
+    if (any_runtime) {
+      // The runtime verdict, with its reasons (or why there is none) as the cell's title.
+      const std::string runtime = runtime_verdict(r);
+      std::string title;
+      if (const auto rt = r.find("runtime"); rt != r.end() && rt->is_object()) {
+        if (rt->contains("reasons") && (*rt)["reasons"].is_array())
+          for (const auto& reason : (*rt)["reasons"]) title += str(reason, "id") + ": " + str(reason, "message") + "\n";
+        for (const char* key : {"error", "skipped"})
+          if (rt->contains(key)) title += (*rt)[key].is_string() ? (*rt)[key].get<std::string>() : (*rt)[key].dump();
+      }
+      html += "<td class=\"runtime-" + html_escape(runtime) + "\" title=\"" + html_escape(title) + "\">" +
+              html_escape(runtime) + "</td>";
+    }
+    if (any_speedup) {
+      auto s = number_at(r, "/runtime/speedup"_json_pointer);
+      html += "<td class=\"num\">" + (s ? num(*s) : std::string{}) + "</td>";
+    }
+    html += "</tr>";
+  }
+  html += "</tbody></table></div></section>";
+  html +=
+      "<section id=\"details\"><h2>Details</h2><div id=\"detail-body\"><p class=\"muted\">Open a file's path to see "
+      "its findings with their source, and its runtime reasons.</p></div></section>";
+
   // Counts per rule and per technique, side by side.
   html +=
       "<section class=\"cols\"><div><h2>Findings per rule</h2><div class=\"scroll\"><table id=\"rules\" "
@@ -231,9 +458,8 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
     if (auto at = catalogue.summaries.find(rule); at != catalogue.summaries.end()) summary = at->second;
     html += "<tr data-rule=\"" + html_escape(rule) + "\"><td><code title=\"" + html_escape(summary) + "\">" +
             html_escape(rule) + "</code></td><td class=\"sev-" + html_escape(t.severity) + "\">" +
-            html_escape(t.severity) + "</td><td>" + html_escape(techniques) +
-            "</td><td class=\"num\" data-count=\"findings\">" + std::to_string(t.findings) +
-            "</td><td class=\"num\" data-count=\"files\">" + std::to_string(t.files.size()) + "</td></tr>";
+            html_escape(t.severity) + "</td><td>" + html_escape(techniques) + "</td>" + cell("findings", t.findings) +
+            cell("files", t.files.size()) + "</tr>";
   }
   if (per_rule.empty()) html += "<tr><td colspan=\"5\" class=\"muted\">no findings</td></tr>";
   html +=
@@ -245,26 +471,13 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
   for (const auto& [id, t] : per_technique) {
     std::string rules;
     for (const auto& rule : t.rules) rules += (rules.empty() ? "" : ", ") + rule;
-    html += "<tr data-technique=\"" + html_escape(id) + "\"><td>" + html_escape(id) +
-            "</td><td class=\"num\" data-count=\"findings\">" + std::to_string(t.findings) +
-            "</td><td class=\"num\" data-count=\"files\">" + std::to_string(t.files.size()) + "</td><td>" +
-            html_escape(rules) + "</td></tr>";
+    html += "<tr data-technique=\"" + html_escape(id) + "\"><td>" + html_escape(id) + "</td>" +
+            cell("findings", t.findings) + cell("files", t.files.size()) + "<td>" + html_escape(rules) + "</td></tr>";
   }
   if (per_technique.empty()) html += "<tr><td colspan=\"4\" class=\"muted\">no technique findings</td></tr>";
   html +=
       "</tbody></table></div><p class=\"muted\">A finding counts once for each technique its rule names; input and "
       "meta rules name none.</p></div></section>";
-
-  // Plots: one histogram per numeric metric, then the runtime plots.
-  html += "<section><h2>Metric distributions</h2><div class=\"plots\">";
-  for (const auto& name : metric_names) {
-    std::vector<double> values;
-    for (const auto& m : metrics_of)
-      if (auto at = m.find(name); at != m.end()) values.push_back(at->second);
-    html += svg_histogram(name, values);
-  }
-  if (metric_names.empty()) html += "<p class=\"muted\">no numeric metrics in the records</p>";
-  html += "</div></section>";
 
   if (any_speedup) {
     std::vector<double> speedups;
@@ -286,77 +499,20 @@ std::string render_html_report(const std::vector<nlohmann::json>& input, const R
             svg_roofline(points, peak_gflops, peak_gbps) + "</div></section>";
   }
 
-  // The file table: sortable, one column per metric.
-  html +=
-      "<section><h2>Files</h2><div class=\"scroll\"><table id=\"files\" "
-      "class=\"sortable\"><thead><tr><th>path</th><th>verdict</th>"
-      "<th class=\"num\" data-type=\"num\">findings</th>";
-  const bool any_runtime = std::any_of(records.begin(), records.end(), [](const auto* r) {
-    return r->contains("runtime") && (*r)["runtime"].is_object();
-  });
-  if (any_runtime) html += "<th>runtime</th>";
-  if (any_speedup) html += "<th class=\"num\" data-type=\"num\">speedup</th>";
-  for (const auto& name : metric_names) html += "<th class=\"num\" data-type=\"num\">" + html_escape(name) + "</th>";
-  html += "</tr></thead><tbody>";
-  for (size_t i = 0; i < records.size(); ++i) {
-    const auto& r = *records[i];
-    const std::string verdict = str(r, "verdict");
-    const size_t finding_count = findings_of(r).size();
-    html += "<tr data-path=\"" + html_escape(str(r, "path")) + "\"><td><a href=\"#file-" + std::to_string(i) + "\">" +
-            html_escape(str(r, "path")) + "</a></td><td class=\"verdict-" + html_escape(verdict) + "\">" +
-            html_escape(verdict) + "</td><td class=\"num\">" + std::to_string(finding_count) + "</td>";
-    if (any_runtime) {
-      // The runtime verdict, or why there is none (skipped, error), with the reasons as the cell's title.
-      std::string cell, title;
-      if (r.contains("runtime") && r["runtime"].is_object()) {
-        const auto& rt = r["runtime"];
-        if (rt.contains("verdict") && rt["verdict"].is_string()) {
-          cell = rt["verdict"].get<std::string>();
-          if (rt.contains("reasons") && rt["reasons"].is_array())
-            for (const auto& reason : rt["reasons"]) title += str(reason, "id") + ": " + str(reason, "message") + "\n";
-        } else if (rt.contains("error")) {
-          cell = "error";
-          title = rt["error"].is_string() ? rt["error"].get<std::string>() : rt["error"].dump();
-        } else if (rt.contains("skipped")) {
-          cell = "skipped";
-          title = rt["skipped"].is_string() ? rt["skipped"].get<std::string>() : rt["skipped"].dump();
-        }
-      }
-      html += "<td class=\"runtime-" + html_escape(cell) + "\" title=\"" + html_escape(title) + "\">" +
-              html_escape(cell) + "</td>";
-    }
-    if (any_speedup) {
-      auto s = number_at(r, "/runtime/speedup"_json_pointer);
-      html += "<td class=\"num\">" + (s ? num(*s) : std::string{}) + "</td>";
-    }
-    for (const auto& name : metric_names) {
-      auto at = metrics_of[i].find(name);
-      html += "<td class=\"num\">" + (at != metrics_of[i].end() ? num(at->second) : std::string{}) + "</td>";
-    }
-    html += "</tr>";
+  // Metric histograms last: each file's values are in the log (results.jsonl).
+  html += "<section><h2>Metric distributions</h2><div class=\"plots\">";
+  for (const auto& name : metric_names) {
+    std::vector<double> values;
+    for (const auto& m : metrics_of)
+      if (auto at = m.find(name); at != m.end()) values.push_back(at->second);
+    html += svg_histogram(name, values);
   }
-  html += "</tbody></table></div></section>";
+  if (metric_names.empty()) html += "<p class=\"muted\">no numeric metrics in the records</p>";
+  html += "</div></section>";
 
-  // Findings with their source excerpts, one collapsible block per file.
-  html += "<section><h2>Findings</h2>";
-  if (findings == 0) html += "<p class=\"muted\">no findings</p>";
-  for (size_t i = 0; i < records.size(); ++i) {
-    const auto& r = *records[i];
-    if (findings_of(r).empty()) continue;
-    html += "<details id=\"file-" + std::to_string(i) + "\"" + (str(r, "verdict") == "reject" ? " open" : "") +
-            "><summary><code>" + html_escape(str(r, "path")) + "</code> &middot; <span class=\"verdict-" +
-            html_escape(str(r, "verdict")) + "\">" + html_escape(str(r, "verdict")) + "</span> &middot; " +
-            std::to_string(findings_of(r).size()) + " finding(s)</summary>";
-    for (const auto& f : findings_of(r)) {
-      html += "<div class=\"finding\"><span class=\"sev-" + html_escape(str(f, "severity")) + "\">" +
-              html_escape(str(f, "severity")) + "</span> <code>" + html_escape(str(f, "rule")) +
-              "</code> <span class=\"where\">line " + std::to_string(count(f, "line")) + ", col " +
-              std::to_string(count(f, "col")) + "</span>: " + html_escape(str(f, "message")) + excerpt_html(f) +
-              "</div>";
-    }
-    html += "</details>";
-  }
-  html += "</section></main><script>" + std::string(kScript) + "</script></body></html>\n";
+  // Every file's details, packed (report_details.h); base64 holds no markup character.
+  html += "<pre id=\"kgate-details\" hidden>" + deflate_base64(details_of(records).dump()) + "</pre>";
+  html += "</main><script>" + std::string(kScript) + "</script></body></html>\n";
   return html;
 }
 

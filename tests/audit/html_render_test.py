@@ -5,10 +5,12 @@ Usage: html_render_test.py KGATE CORPUS WORKDIR CHROMIUM
 
 Audits a copy of the corpus plus one hostile submission (markup in its name and source), adds
 synthetic runtime fields (speedup, roofline) to some JSONL lines, restarts the audit so that the
-report is rendered from those lines, then loads report.html in Chromium (--dump-dom, --screenshot).
-Every count is computed here from the JSONL and the rule catalogue (`kgate rules --format json`),
-independently of the report code, and must appear in the rendered DOM. The page's script must have
-run (it sorts the file table and marks <body data-ready>), and nothing from the input may become markup.
+report is rendered from those lines, then loads report.html in Chromium (--dump-dom, --screenshot),
+opened at the hostile file's details (#file-N). Every count is computed here from the JSONL and the
+rule catalogue (`kgate rules --format json`), independently of the report code, and must appear in the
+rendered DOM: the verdicts per folder and per harness profile, the rules and techniques. The page's
+script must have run (it sorts the file table, unpacks the opened file's details and marks
+<body data-ready>), and nothing from the input may become markup.
 """
 import collections
 import html.parser
@@ -50,6 +52,7 @@ class Dom(html.parser.HTMLParser):
         self.ids = {}                  # id -> text (count-* elements)
         self.rules = collections.defaultdict(dict)       # rule -> {data-count: int}
         self.techniques = collections.defaultdict(dict)  # technique -> {data-count: int}
+        self.groups = {"folders": collections.defaultdict(dict), "harnesses": collections.defaultdict(dict)}
         self.file_rows = []            # [[cell texts]] of #files, in DOM order
         self.tags = collections.Counter()
         self.classes = collections.Counter()
@@ -84,6 +87,12 @@ class Dom(html.parser.HTMLParser):
     def _inside(self, tag):
         return any(t == tag for t, _ in self._stack)
 
+    def _table(self):
+        for t, a in reversed(self._stack):
+            if t == "table":
+                return a.get("id")
+        return None
+
     def _row(self, key):
         for t, a in reversed(self._stack):
             if t == "tr" and key in a:
@@ -106,6 +115,9 @@ class Dom(html.parser.HTMLParser):
                 self.rules[rule][attrs["data-count"]] = int(data)
             if technique is not None:
                 self.techniques[technique][attrs["data-count"]] = int(data)
+            group, table = self._row("data-group"), self._table()
+            if group is not None and table in self.groups:
+                self.groups[table][group][attrs["data-count"]] = int(data)
         if self._in_files and self.file_rows and any(t == "td" for t, _ in self._stack) and self.file_rows[-1]:
             self.file_rows[-1][-1] += data
 
@@ -143,6 +155,22 @@ def expected_counts(records, techniques_of):
     return expect, rules, techniques
 
 
+def expected_groups(records):
+    """Verdicts per folder (the first folder below the directory every path shares) and per harness."""
+    dirs = [os.path.dirname(r["path"]) + "/" for r in records]
+    common = os.path.commonprefix(dirs)
+    common = common[: common.rfind("/") + 1]
+    groups = {"folders": collections.defaultdict(collections.Counter), "harnesses": collections.defaultdict(collections.Counter)}
+    for r in records:
+        rest = r["path"][len(common):]
+        keys = {"folders": rest.split("/")[0] if "/" in rest else ".", "harnesses": r.get("harness") or "(none)"}
+        for table, key in keys.items():
+            groups[table][key]["files"] += 1
+            groups[table][key][r["verdict"]] += 1
+    return {table: {key: {k: c[k] for k in ("files", "pass", "reject", "unjudged", "not-a-submission")}
+                    for key, c in by.items()} for table, by in groups.items()}
+
+
 def main():
     kgate, corpus, work, chromium = sys.argv[1:5]
     shutil.rmtree(work, ignore_errors=True)
@@ -172,9 +200,12 @@ def main():
     if not any(r["path"].endswith(HOSTILE_NAME) and r["findings"] for r in records):
         fail("the hostile submission got no finding, so its excerpt is not in the report")
 
-    page = "file://" + os.path.abspath(os.path.join(out, "report.html"))
+    # The page lists files sorted by path (bytewise, as UTF-8 sorts by code point); #file-N opens one.
+    hostile_index = sorted(r["path"] for r in records).index(next(r["path"] for r in records if r["path"].endswith(HOSTILE_NAME)))
+    page = "file://" + os.path.abspath(os.path.join(out, "report.html")) + f"#file-{hostile_index}"
+    # The details unpack asynchronously (DecompressionStream): virtual time lets them finish before the dump.
     base = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-            "--user-data-dir=" + os.path.join(work, "profile")]
+            "--virtual-time-budget=10000", "--user-data-dir=" + os.path.join(work, "profile")]
     dom_text = run(base + ["--dump-dom", page], timeout=120)
     screenshot = os.path.join(work, "report.png")
     run(base + ["--window-size=1400,2600", "--screenshot=" + screenshot, page], timeout=120)
@@ -200,6 +231,9 @@ def main():
             problems.append(f"technique {technique}: expected {tally['findings']} findings in {len(tally['files'])} files, page: {shown}")
     if set(dom.techniques) != set(techniques):
         problems.append(f"techniques differ: page {sorted(dom.techniques)}, JSONL {sorted(techniques)}")
+    for table, by in expected_groups(records).items():
+        if dict(dom.groups[table]) != by:
+            problems.append(f"verdicts per {table[:-1]}: expected {by}, the page shows {dict(dom.groups[table])}")
     if len(dom.file_rows) != expect["files"]:
         problems.append(f"the file table has {len(dom.file_rows)} rows, expected {expect['files']}")
     shown_findings = [int(row[2]) for row in dom.file_rows]
