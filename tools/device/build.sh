@@ -15,6 +15,12 @@ sysroot=/tmp/sysroot
 deps=/tmp/kgate-deps
 mkdir -p "$sysroot" "$deps"
 for deb in "$prep"/debs/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
+# A -dev package's absolute link (zlib1g-dev: usr/lib/.../libz.so -> /lib/.../libz.so.1.2.13) points
+# into this machine's root, where that version may be missing: point it at the unpacked library.
+find "$sysroot" -type l | while read -r link; do
+  target="$(readlink "$link")"
+  if [[ "$target" == /* ]] && [ -e "$sysroot$target" ]; then ln -sfn "$sysroot$target" "$link"; fi
+done
 # The carried sdists are checked and unpacked by CMake's configure (cmake/Pins.cmake), never downloaded.
 python="${KGATE_PYTHON:-$(command -v python3)}"
 multiarch=x86_64-linux-gnu

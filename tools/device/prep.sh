@@ -10,7 +10,7 @@ mkdir -p "$out/debs" "$out/sdists"
 packages=(
   libyaml-cpp-dev libyaml-cpp0.7 nlohmann-json3-dev libcli11-dev libvalijson-dev
   libseccomp-dev libseccomp2 libmuparser-dev libmuparser2v5 libgtest-dev libgmock-dev
-  libssl-dev libssl3 zlib1g-dev pybind11-dev pybind11-json-dev
+  libssl-dev libssl3 zlib1g-dev zlib1g pybind11-dev pybind11-json-dev
 )
 (cd "$out/debs" && apt-get download "${packages[@]}" >/dev/null)
 cp "$root"/.deps/downloads/*.tar.gz "$out/sdists/"
