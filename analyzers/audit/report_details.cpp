@@ -71,8 +71,9 @@ std::string deflate_base64(const std::string& data) {
     throw std::runtime_error("zlib could not compress the report's details");
   packed.resize(packed_size);
   std::string encoded(4 * ((packed.size() + 2) / 3) + 1, '\0');
-  const int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(encoded.data()),
-                                      reinterpret_cast<const unsigned char*>(packed.data()), static_cast<int>(packed.size()));
+  const int written =
+      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(encoded.data()),
+                      reinterpret_cast<const unsigned char*>(packed.data()), static_cast<int>(packed.size()));
   encoded.resize(written < 0 ? 0 : static_cast<size_t>(written));
   return encoded;
 }

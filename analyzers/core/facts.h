@@ -318,6 +318,15 @@ struct FactSet {
   std::vector<OutputParam> outputs;
   int entry = -1;            // the harness's main entry (ModelNew.forward, custom_kernel, solve)
   std::vector<int> entries;  // every entry point (forward, __call__, entry functions)
+  // Every module-level binding of the entry's name (class or def statements, assignments), in source
+  // order, when there is more than one: `conditional` ones sit in an if, try, with or loop, so which
+  // one Python binds, and the harness gets, depends on the run (entry-defined-conditionally).
+  struct EntryDefinition {
+    std::string name;
+    bool conditional = false;
+    Span span;
+  };
+  std::vector<EntryDefinition> entry_definitions;
   // The harness profile that applied (rules/harnesses), empty when none recognised the file; and
   // whether the profile names this file as its own reference (reference.py, task.py).
   std::string harness;

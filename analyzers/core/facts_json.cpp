@@ -23,6 +23,10 @@ nlohmann::json facts_to_json(const FactSet& facts) {
   nlohmann::json entries = nlohmann::json::array();
   for (int e : facts.entries) entries.push_back(facts.function_name(e));
   out["entries"] = entries;
+  nlohmann::json definitions = nlohmann::json::array();
+  for (const auto& d : facts.entry_definitions)
+    definitions.push_back({{"name", d.name}, {"conditional", d.conditional}, {"line", d.span.line}});
+  out["entry_definitions"] = definitions;
   out["harness"] = facts.harness;
   out["harness_reference"] = facts.harness_reference;
   out["contract"] = facts.contract.known()

@@ -410,6 +410,28 @@ void Extractor::choose_harness() {
 
 // The entry points the profile names: methods of its model class, and its entry functions (plus
 // any a task or .kgate.yaml adds). Reachability starts from these.
+// The module-level bindings of `name` below `node`: class and def statements and assignments, also
+// inside if, try, with, loop and match statements (which bind at module scope too, conditionally).
+void Extractor::module_bindings_of(TSNode node, const std::string& name, bool conditional,
+                                   std::vector<FactSet::EntryDefinition>& out) const {
+  for (TSNode child : ts::named_children(node)) {
+    const std::string_view t = ts::type(child);
+    TSNode def = t == "decorated_definition" ? ts::field(child, "definition") : child;
+    if (ts::is(def, "class_definition") || ts::is(def, "function_definition")) {
+      if (ts::text(ts::field(def, "name"), src_) == name) out.push_back({name, conditional, ts::span(child)});
+    } else if (t == "expression_statement") {
+      for (TSNode e : ts::named_children(child))
+        for (TSNode a = e; ts::is(a, "assignment"); a = ts::field(a, "right"))
+          if (ts::is(ts::field(a, "left"), "identifier") && ts::text(ts::field(a, "left"), src_) == name)
+            out.push_back({name, conditional, ts::span(child)});
+    } else if (t == "if_statement" || t == "try_statement" || t == "with_statement" || t == "for_statement" ||
+               t == "while_statement" || t == "match_statement" || t == "block" || t == "else_clause" ||
+               t == "elif_clause" || t == "except_clause" || t == "finally_clause" || t == "case_clause") {
+      module_bindings_of(child, name, true, out);
+    }
+  }
+}
+
 void Extractor::find_entries() {
   if (!profile_) return;
   for (const auto& name : profile_->entry_classes) {
@@ -433,6 +455,17 @@ void Extractor::find_entries() {
       facts_.entries.push_back(fi);
   }
   if (facts_.entry < 0 && !facts_.entries.empty()) facts_.entry = facts_.entries.front();
+  // Several module-level bindings of the entry's name: which one the harness gets.
+  std::vector<std::string> names;
+  for (const auto& name : profile_->entry_classes)
+    if (model_class_ >= 0 && classes_[model_class_].name == name) names.push_back(name);
+  for (const auto& name : functions)
+    if (module_function_named(name) >= 0) names.push_back(name);
+  for (const auto& name : names) {
+    std::vector<FactSet::EntryDefinition> found;
+    module_bindings_of(root_, name, false, found);
+    if (found.size() > 1) facts_.entry_definitions.insert(facts_.entry_definitions.end(), found.begin(), found.end());
+  }
   // Output parameters of the entry functions: outputs, not inputs (receiver kind Output).
   if (!profile_->outputs.empty())
     for (const auto& name : functions) {

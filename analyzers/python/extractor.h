@@ -228,6 +228,8 @@ class Extractor {
   bool defines_own_kernels();
   void choose_harness();
   void find_entries();
+  void module_bindings_of(TSNode node, const std::string& name, bool conditional,
+                          std::vector<FactSet::EntryDefinition>& out) const;
   bool is_output_param(const std::string& name, int scope) const;
   void finish_outputs();
   void mark_harness_imports();

@@ -219,11 +219,38 @@ std::vector<Diagnostic> extension_cannot_build(const FactSet& facts, const Rule&
   return out;
 }
 
+// Several module-level bindings of the entry's name, some of them conditional: Python binds whichever
+// the run reaches last, so the harness may get a definition other than the one the gate judged.
+// Reported once, at the first conditional definition. Unconditional redefinitions are plain Python
+// (the last one wins, and it is the one judged).
+std::vector<Diagnostic> entry_defined_conditionally(const FactSet& facts, const Rule& rule, const Policy&) {
+  std::vector<Diagnostic> out;
+  std::vector<std::string> reported;
+  for (const auto& d : facts.entry_definitions) {
+    if (!d.conditional || std::find(reported.begin(), reported.end(), d.name) != reported.end()) continue;
+    reported.push_back(d.name);
+    std::string lines;
+    size_t n = 0;
+    for (const auto& other : facts.entry_definitions)
+      if (other.name == d.name) {
+        lines += (n++ ? ", " : "") + std::to_string(other.span.line);
+      }
+    out.push_back(finding(rule,
+                          d.name + " is bound " + std::to_string(n) + " times at module level (lines " + lines +
+                              "), some under a condition: which one the harness gets depends on the run, and the "
+                              "gate can judge only one",
+                          d.span));
+  }
+  return out;
+}
+
 // The registry. Order is the order of evaluation and of `kgate rules` documentation.
-constexpr std::array<CheckEntry, 8> kChecks = {{
+constexpr std::array<CheckEntry, 9> kChecks = {{
     {"forward-reaches-no-kernel", &forward_reaches_no_kernel, "the harness's entry reaches no live kernel launch"},
     {"modelnew-missing", &modelnew_missing, "a KernelBench submission defines no class ModelNew"},
     {"entry-not-found", &entry_not_found, "the harness's entry is not in the file: it is unjudged, never a pass"},
+    {"entry-defined-conditionally", &entry_defined_conditionally,
+     "the harness's entry is bound several times, some under a condition"},
     {"decoy-kernel-unlaunched", &decoy_kernel_unlaunched, "a kernel is defined or exported but never launched"},
     {"extension-function-missing", &extension_function_missing,
      "an extension call's C++ chain to a writing kernel is broken"},
