@@ -67,4 +67,29 @@ class ModelNew(torch.nn.Module):
         raise ValueError("the candidate's own bug")
 PY
 run_case candidate_raises "$src/runtime/python" "$scratch/raises.py" 1 crashed crashed
+
+# (4) The reference runs out of memory (as on a GPU shared with other runs): the harness's limit, not a
+# verdict on the honest candidate.
+cat > "$scratch/reference_oom.py" <<'PY'
+import torch
+import torch.nn as nn
+
+B = 512
+D = 512
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 6.00 GiB")
+
+
+def get_inputs():
+    return [torch.randn(B, D)]
+
+
+def get_init_inputs():
+    return []
+PY
+task="$scratch/reference_oom.py"
+run_case reference_out_of_memory "$src/runtime/python" "$honest" 3 harness-error out-of-memory
 exit $fail
