@@ -1,0 +1,133 @@
+// Private to analyzers/cuda/treesitter: the tree-sitter-cuda engine's collector. ts_cuda_facts.cpp holds
+// the preamble pass, the walk and functions; ts_cuda_calls.cpp the calls, casts and launches.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analyzers/core/facts.h"
+#include "analyzers/core/source.h"
+#include "analyzers/cuda/cuda_common.h"
+#include "analyzers/python/ts_node.h"
+
+namespace kgate::cuda::detail {
+
+struct Macro {
+  std::vector<std::string> params;
+  std::string body;
+  bool function_like = false;
+};
+
+inline std::string squeeze(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+  return out;
+}
+
+inline bool is_ident(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; });
+}
+
+// Names that the cuBLAS headers define as macros of their _v2 entry points.
+inline std::string cublas_v2(const std::string& n) {
+  static const std::set<std::string> v2 = {"cublasCreate",    "cublasDestroy",        "cublasSetStream",
+                                           "cublasGetStream", "cublasSgemm",          "cublasDgemm",
+                                           "cublasSgemv",     "cublasSaxpy",          "cublasSdot",
+                                           "cublasSscal",     "cublasSetPointerMode", "cublasSetWorkspace"};
+  return v2.count(n) ? n + "_v2" : n;
+}
+
+
+class TsCollector {
+ public:
+  TsCollector(const SourceFile& host, FactSet& facts, int module)
+      : host_(host), facts_(facts), module_(module), mod_(facts.modules[module]), text_(mod_.text) {}
+
+  void run();
+
+ private:
+  const SourceFile& host_;
+  FactSet& facts_;
+  int module_;
+  const Module& mod_;
+  std::string_view text_;
+  std::map<std::string, Macro> macros_;
+  std::map<std::string, std::string> namespace_alias_;
+  std::map<std::string, std::string> using_decl_;  // matmul -> at::matmul
+  std::set<std::string> using_namespaces_;
+  std::vector<int> fn_stack_;
+  size_t first_function_ = facts_.functions.size();
+  std::vector<std::pair<size_t, std::string>> pending_kernels_;
+  // Per function: variable -> type text or "tensor" when bound to an ATen call.
+  std::map<std::string, std::string> var_types_;
+  std::map<std::string, std::vector<std::string>> var_origins_;
+  std::set<std::string> written_vars_;
+  std::map<std::string, std::set<std::string>> carried_;  // descriptor variable -> variables its initialiser names
+  std::vector<std::pair<TSNode, std::string>> returns_;
+  std::set<uint64_t> skip_;  // macro invocations already folded into the call they name
+
+  std::string str(TSNode n) const { return std::string(ts::text(n, text_)); }
+  Span span(TSNode n) const { return host_span(host_, mod_, ts_node_start_byte(n), ts_node_end_byte(n)); }
+  int current() const { return fn_stack_.empty() ? -1 : fn_stack_.back(); }
+
+
+  // ---- macros, aliases, using (a first pass over the whole file) ----
+  void collect_preamble(TSNode n, int depth);
+  // Canonical spelling of a qualified name: aliases expanded, torch:: ops as at:: (as in Clang's shims).
+  std::string canonical(std::string q) const;
+  // `MK(Create, WithFlags)` with `#define MK(a, b) cudaStream##a##b` -> "cudaStreamCreateWithFlags".
+  std::optional<std::string> expand_pasting(const std::string& name, TSNode args) const;
+
+  // ---- the walk ----
+  std::optional<bool> fold(TSNode cond) const;
+  static bool returns_or_throws(TSNode s);
+  void walk(TSNode n, Guard g, int depth);
+
+  // ---- functions ----
+  static TSNode function_name_node(TSNode declarator);
+  static TSNode function_declarator(TSNode declarator);
+  void function(TSNode n, Guard g, int depth);
+  // Whether a kernel body assigns through, or hands to a call, any pointer parameter.
+  // A by-value parameter of a class or template type may hold device pointers: ThunderKittens'
+  // global layouts (`const __grid_constant__ globals g`, written with kittens::store(g.c, ...)), CuTe
+  // tensors, structs of pointers. Only scalar types are known to carry none.
+  bool carries_pointers(TSNode param) const;
+  bool kernel_writes(TSNode body, std::vector<std::string> pointers) const;
+  void alias_locals(TSNode n, std::vector<std::string>& pointers, int depth) const;
+  static bool mentions(const std::string& text, const std::string& name);
+  std::string root_name(TSNode e) const;
+  bool writes_in(TSNode n, const std::vector<std::string>& pointers, int depth) const;
+
+  // ---- declarations, assignments, returns ----
+  void declaration(TSNode n);
+  void note_origin(const std::string& var, TSNode value);
+  void assignment(TSNode n);
+  void add_return(TSNode node, int fn);
+
+  // ---- calls and launches ----
+  std::string resolve(TSNode fn) const;
+  // Records a call (or a launch, then returns true).
+  bool call(TSNode n, const Guard& g);
+  std::optional<std::string> dtype_in(const std::string& text) const;
+  void add_cast(const std::string& dtype, const std::string& via, TSNode n, bool setup = false);
+  bool zero(TSNode e) const;
+  void chevron(TSNode n, TSNode fn, TSNode cfg, TSNode args, const Guard& g);
+  // A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'
+  // global layouts, a params struct built from data_ptr()s), a few levels deep.
+  void mark_written_carried(const std::string& var, int depth);
+  void api_launch(TSNode n, const LaunchApi& api, const std::vector<TSNode>& args, const Guard& g);
+  void finish_launch(Launch& l, TSNode n, const Guard& g);
+};
+
+}  // namespace kgate::cuda::detail

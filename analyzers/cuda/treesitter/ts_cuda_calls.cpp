@@ -1,0 +1,214 @@
+// The tree-sitter-cuda engine, calls: names resolved through aliases and macros, casts, `<<<>>>` and
+// launch-API launches (the collector: ts_collector.h).
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzers/cuda/cuda_facts.h"
+#include "analyzers/cuda/treesitter/ts_collector.h"
+
+namespace kgate::cuda::detail {
+
+using ts::field;
+using ts::is;
+
+std::string TsCollector::resolve(TSNode fn) const {
+  if (ts_node_is_null(fn)) return {};
+  std::string_view t = ts::type(fn);
+  if (t == "template_function") return canonical(str(field(fn, "name")));
+  if (t == "field_expression") {
+    TSNode arg = field(fn, "argument");
+    TSNode member = field(fn, "field");
+    std::string m = is(member, "template_method") ? str(field(member, "name")) : str(member);
+    std::string base = root_name(arg);
+    auto it = var_types_.find(base);
+    if (it != var_types_.end() && it->second.find("Tensor") != std::string::npos) return "at::Tensor::" + m;
+    if (it != var_types_.end()) {
+      std::string ty = squeeze(it->second);
+      for (const char* q : {"const", "&", "*"})
+        for (size_t p; (p = ty.find(q)) != std::string::npos;) ty.erase(p, std::string_view(q).size());
+      return canonical(ty) + "::" + m;
+    }
+    return "?::" + m;
+  }
+  return canonical(str(fn));
+}
+
+// Records a call (or a launch, then returns true).
+bool TsCollector::call(TSNode n, const Guard& g) {
+  if (skip_.count(ts::key(n))) return false;
+  TSNode fn = field(n, "function");
+  TSNode args = field(n, "arguments");
+  TSNode launch_cfg{};
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+    if (is(ts_node_named_child(n, i), "kernel_call_syntax")) launch_cfg = ts_node_named_child(n, i);
+  if (!ts_node_is_null(launch_cfg)) {
+    chevron(n, fn, launch_cfg, args, g);
+    return true;
+  }
+  Call c;
+  c.callee = squeeze(str(fn));
+  // A call through a token-pasting macro: `MK(Create, WithFlags)(&s, flags)`.
+  if (is(fn, "call_expression") && is(field(fn, "function"), "identifier")) {
+    if (auto pasted = expand_pasting(str(field(fn, "function")), field(fn, "arguments"))) {
+      c.resolved = canonical(*pasted);
+      c.dynamic_name = true;
+      c.callee += " [token-pasted]";
+      skip_.insert(ts::key(fn));
+    }
+  }
+  if (c.resolved.empty() && is(fn, "identifier") && macros_.count(str(fn)) && macros_.at(str(fn)).function_like) {
+    // A function-like macro used as a call: record the macro's pasted name when there is one.
+    if (auto pasted = expand_pasting(str(fn), args)) {
+      c.resolved = canonical(*pasted);
+      c.dynamic_name = true;
+      c.callee += " [token-pasted]";
+    }
+  }
+  if (c.resolved.empty()) c.resolved = resolve(fn);
+  if (c.resolved.empty() || c.resolved == "__cudaPushCallConfiguration") return false;
+  c.method = std::string(last_component(c.resolved));
+  if (is(fn, "field_expression")) {
+    std::string base = root_name(field(fn, "argument"));
+    const auto& params = current() >= 0 ? facts_.functions[current()].params : std::vector<std::string>{};
+    c.receiver =
+        std::find(params.begin(), params.end(), base) != params.end() ? ReceiverKind::Param : ReceiverKind::Value;
+    if (!c.method.empty() && c.method.back() == '_' && c.resolved.rfind("at::", 0) == 0) written_vars_.insert(base);
+  } else if (c.resolved.find("::") != std::string::npos) {
+    c.receiver = ReceiverKind::Module;
+  }
+  std::vector<TSNode> arg_nodes;
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) arg_nodes.push_back(ts_node_named_child(args, i));
+  bool aten =
+      c.resolved.rfind("at::", 0) == 0 || c.resolved.rfind("c10::", 0) == 0 || c.resolved.rfind("torch::", 0) == 0;
+  for (TSNode a : arg_nodes) {
+    std::string at = str(a);
+    if (is(a, "string_literal") && at.size() >= 2) c.string_args.push_back(at.substr(1, at.size() - 2));
+    for (size_t p = 0; p < at.size();) {
+      size_t q = p;
+      while (q < at.size() && (std::isalnum(static_cast<unsigned char>(at[q])) || at[q] == '_')) ++q;
+      if (q > p) {
+        std::string w = at.substr(p, q - p);
+        if ((w.rfind("cuda", 0) == 0 || w.rfind("CU", 0) == 0 || w.rfind("cudnn", 0) == 0 ||
+             w.rfind("CUDNN", 0) == 0) &&
+            std::find(c.keywords.begin(), c.keywords.end(), w) == c.keywords.end())
+          c.keywords.push_back(w);
+        if (!aten) written_vars_.insert(w);
+        p = q;
+      } else {
+        ++p;
+      }
+    }
+    if (auto dt = dtype_in(at); dt && c.resolved == "at::Tensor::to") add_cast(*dt, "method", n);
+  }
+  if (auto dt = conversion_function_dtype(c.resolved)) {
+    // __float2half(0.0f): a constant in the target type, not a conversion of computed values.
+    const bool literal = !arg_nodes.empty() && std::all_of(arg_nodes.begin(), arg_nodes.end(), [&](TSNode a) {
+      while (ts_node_named_child_count(a) == 1 &&
+             (ts::type(a) == "unary_expression" || ts::type(a) == "parenthesized_expression"))
+        a = ts_node_named_child(a, 0);
+      return ts::type(a) == "number_literal";
+    });
+    add_cast(*dt, "function", n, literal);
+  }
+  if (c.resolved.rfind("at::Tensor::", 0) == 0)
+    if (auto dt = conversion_method_dtype(c.method)) add_cast(*dt, "method", n);
+  for (const auto& k : c.keywords)
+    if (k == "CUBLAS_TF32_TENSOR_OP_MATH" || k == "CUBLAS_COMPUTE_32F_FAST_TF32") add_cast("tf32", "flag", n);
+  if (auto api = launch_api(c.resolved)) api_launch(n, *api, arg_nodes, g);
+  c.function = current();
+  c.module = module_;
+  c.guard = g;
+  c.span = span(n);
+  facts_.calls.push_back(std::move(c));
+  return false;
+}
+
+std::optional<std::string> TsCollector::dtype_in(const std::string& text) const {
+  std::string s = squeeze(text);
+  if (auto d = low_precision_dtype(canonical(s))) return d;
+  return std::nullopt;
+}
+
+void TsCollector::add_cast(const std::string& dtype, const std::string& via, TSNode n, bool setup) {
+  Cast c;
+  c.to_dtype = dtype;
+  c.via = via;
+  c.setup = setup;
+  c.function = current();
+  c.module = module_;
+  c.span = span(n);
+  facts_.casts.push_back(std::move(c));
+}
+
+bool TsCollector::zero(TSNode e) const {
+  std::string s = squeeze(str(e));
+  if (auto m = macros_.find(s); m != macros_.end() && !m->second.function_like) s = m->second.body;
+  if (s == "0" || s == "0u" || s == "(0)") return true;
+  if (s.rfind("dim3(0", 0) == 0 || s.rfind("{0", 0) == 0 || s.rfind("dim3{0", 0) == 0) return true;
+  return false;
+}
+
+void TsCollector::chevron(TSNode n, TSNode fn, TSNode cfg, TSNode args, const Guard& g) {
+  walk(cfg, g, 0);
+  Launch l;
+  l.kind = LaunchKind::CudaChevron;
+  TSNode name = is(fn, "template_function") ? field(fn, "name") : fn;
+  l.kernel = canonical(str(name));
+  if (ts_node_named_child_count(cfg) > 0) {
+    l.grid = str(ts_node_named_child(cfg, 0));
+    l.grid_empty = zero(ts_node_named_child(cfg, 0)) ||
+                   (ts_node_named_child_count(cfg) > 1 && zero(ts_node_named_child(cfg, 1)));
+  }
+  std::string a = str(args);
+  for (const auto& [v, t] : var_types_)
+    if (mentions(a, v)) mark_written_carried(v, 0);
+  finish_launch(l, n, g);
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) walk(ts_node_named_child(args, i), g, 0);
+}
+
+// A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'
+// global layouts, a params struct built from data_ptr()s), a few levels deep.
+void TsCollector::mark_written_carried(const std::string& var, int depth) {
+  written_vars_.insert(var);
+  if (depth > 3) return;
+  if (auto it = carried_.find(var); it != carried_.end())
+    for (const auto& inner : it->second) mark_written_carried(inner, depth + 1);
+}
+
+void TsCollector::api_launch(TSNode n, const LaunchApi& api, const std::vector<TSNode>& args, const Guard& g) {
+  Launch l;
+  l.kind = LaunchKind::CudaApi;
+  if (api.kernel_arg < static_cast<int>(args.size())) {
+    std::string k = squeeze(str(args[api.kernel_arg]));
+    while (!k.empty() && (k[0] == '&' || k[0] == '(')) {
+      if (k[0] == '(') {
+        auto close = k.find(')');
+        k = close == std::string::npos ? k.substr(1) : k.substr(close + 1);
+      } else {
+        k = k.substr(1);
+      }
+    }
+    l.kernel = canonical(k.substr(0, k.find('<')));
+  }
+  if (api.grid_arg >= 0 && api.grid_arg + api.grid_args <= static_cast<int>(args.size())) {
+    for (int i = 0; i < api.grid_args; ++i) {
+      if (i) l.grid += ", ";
+      l.grid += str(args[api.grid_arg + i]);
+      if (zero(args[api.grid_arg + i])) l.grid_empty = true;
+    }
+  }
+  finish_launch(l, n, g);
+}
+
+void TsCollector::finish_launch(Launch& l, TSNode n, const Guard& g) {
+  l.function = current();
+  l.module = module_;
+  l.guard = g;
+  l.span = span(n);
+  pending_kernels_.emplace_back(facts_.launches.size(), l.kernel);
+  facts_.launches.push_back(std::move(l));
+}
+
+}  // namespace kgate::cuda::detail
