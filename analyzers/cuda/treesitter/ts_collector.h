@@ -48,7 +48,6 @@ inline std::string cublas_v2(const std::string& n) {
   return v2.count(n) ? n + "_v2" : n;
 }
 
-
 class TsCollector {
  public:
   TsCollector(const SourceFile& host, FactSet& facts, int module)
@@ -80,7 +79,6 @@ class TsCollector {
   std::string str(TSNode n) const { return std::string(ts::text(n, text_)); }
   Span span(TSNode n) const { return host_span(host_, mod_, ts_node_start_byte(n), ts_node_end_byte(n)); }
   int current() const { return fn_stack_.empty() ? -1 : fn_stack_.back(); }
-
 
   // ---- macros, aliases, using (a first pass over the whole file) ----
   void collect_preamble(TSNode n, int depth);

@@ -158,8 +158,8 @@ void TsCollector::chevron(TSNode n, TSNode fn, TSNode cfg, TSNode args, const Gu
   l.kernel = canonical(str(name));
   if (ts_node_named_child_count(cfg) > 0) {
     l.grid = str(ts_node_named_child(cfg, 0));
-    l.grid_empty = zero(ts_node_named_child(cfg, 0)) ||
-                   (ts_node_named_child_count(cfg) > 1 && zero(ts_node_named_child(cfg, 1)));
+    l.grid_empty =
+        zero(ts_node_named_child(cfg, 0)) || (ts_node_named_child_count(cfg) > 1 && zero(ts_node_named_child(cfg, 1)));
   }
   std::string a = str(args);
   for (const auto& [v, t] : var_types_)
