@@ -65,4 +65,8 @@ bool technique_less(const std::string& a, const std::string& b);
 // then a technique -> rule ids table. Deterministic: rules by id, techniques F*, T*, M* numerically.
 void write_rules_markdown(std::ostream& out, const RuleSet& rules, const std::filesystem::path& rules_dir);
 
+// The fact model as Markdown (`kgate facts --reference`, docs/rule-format.md's generated section): every
+// fact kind with its fields and their value types, read from the field tables of core/facts.cpp.
+void write_facts_markdown(std::ostream& out);
+
 }  // namespace kgate

@@ -508,8 +508,13 @@ int run_rules(const std::string& rules_dir_option, bool validate, const std::str
 
 // `kgate facts FILE`: the facts the rules see for one file, as JSON (docs/rule-format.md), under the
 // same context as `kgate check` (config, --harness, --contract, --task), with the verdict they led to.
-int run_facts(const CheckOptions& options) {
-  if (options.paths.size() != 1) return usage_error("facts: give exactly one FILE");
+int run_facts(const CheckOptions& options, bool reference) {
+  if (reference) {
+    if (!options.paths.empty()) return usage_error("facts: --reference takes no FILE");
+    kgate::write_facts_markdown(std::cout);
+    return kExitClean;
+  }
+  if (options.paths.size() != 1) return usage_error("facts: give exactly one FILE (or --reference)");
   const std::string& path = options.paths.front();
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return usage_error("facts: not a file: " + path);
@@ -688,7 +693,10 @@ int main(int argc, char** argv) {
   CheckOptions facts;
   CLI::App* facts_cmd =
       app.add_subcommand("facts", "print the facts the rules see for one file, as JSON (for rule authors)");
-  facts_cmd->add_option("FILE", facts.paths, "a .py, .cu or .cpp file")->required();
+  facts_cmd->add_option("FILE", facts.paths, "a .py, .cu or .cpp file");
+  bool facts_reference = false;
+  facts_cmd->add_flag("--reference", facts_reference,
+                      "print every fact kind and its fields as Markdown (docs/rule-format.md's generated section)");
   auto* facts_task =
       facts_cmd->add_option("--task", facts.task, "task name: its manifest selects the policy and contract");
   facts_cmd->add_option("--policy", facts.policy, "policy: kernelbench, repository or a task category")
@@ -737,7 +745,7 @@ int main(int argc, char** argv) {
       return run_audit(audit);
     }
     if (rules_cmd->parsed()) return run_rules(rules_dir_for_rules, validate, rules_format);
-    if (facts_cmd->parsed()) return run_facts(facts);
+    if (facts_cmd->parsed()) return run_facts(facts, facts_reference);
     if (metrics_cmd->parsed()) return run_metrics(metric_paths, metric_max_bytes, metric_format, metric_cpp_engine);
   } catch (const std::exception& e) {
     std::cerr << "kgate: internal error: " << e.what() << "\n";
