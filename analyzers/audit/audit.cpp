@@ -79,6 +79,15 @@ nlohmann::json make_record(const FileResult& result, const std::string& sha256, 
   record["sha256"] = sha256;
   record["suppressed"] = result.suppressed;
   record["elapsed_ms"] = elapsed_ms;
+  // The helper modules the analysis followed, with their hashes: part of the resume key.
+  if (!result.helpers_read.empty()) {
+    nlohmann::json helpers = nlohmann::json::object();
+    for (const std::string& helper : result.helpers_read) {
+      auto hash = sha256_file(helper);
+      helpers[helper] = hash ? *hash : std::string{};
+    }
+    record["helpers"] = std::move(helpers);
+  }
   const bool binary = std::any_of(result.findings.begin(), result.findings.end(),
                                   [](const Diagnostic& d) { return d.rule == "input-binary"; });
   if (!binary && !text.empty() && !result.findings.empty()) {
@@ -130,12 +139,24 @@ Result<AuditOutcome> run_audit(const std::vector<BatchItem>& items, const AuditO
     current[item.path] = hash ? *hash : std::string{};
   }
 
-  // Keep a logged record when its file is still in the audit with the same content, once per path.
+  // Keep a logged record when its file is still in the audit with the same content (and the same
+  // helper modules), once per path.
   std::map<std::string, bool> done;
+  std::map<std::string, std::string> helper_hashes;  // helper path -> its current hash
   for (auto& record : log->records) {
     const std::string path = record["path"].get<std::string>();
     const auto at = current.find(path);
-    const bool same = at != current.end() && record.contains("sha256") && record["sha256"] == at->second;
+    bool same = at != current.end() && record.contains("sha256") && record["sha256"] == at->second;
+    // A record made while following helper modules stands only while every helper is unchanged.
+    if (same && record.contains("helpers") && record["helpers"].is_object())
+      for (const auto& [helper, hash] : record["helpers"].items()) {
+        auto known = helper_hashes.find(helper);
+        if (known == helper_hashes.end()) {
+          auto now = sha256_file(helper);
+          known = helper_hashes.emplace(helper, now ? *now : std::string{}).first;
+        }
+        if (!hash.is_string() || hash.get<std::string>() != known->second || known->second.empty()) same = false;
+      }
     if (same && !done.contains(path)) {
       done[path] = true;
       outcome.records.push_back(std::move(record));

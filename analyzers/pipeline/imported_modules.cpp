@@ -179,7 +179,8 @@ void summarise(const std::string& module, const FactSet& imported, const Call si
 
 void follow_imported_modules(const SourceFile& file, FactSet& facts, const ingest::Limits& limits,
                              const std::vector<std::pair<std::string, std::string>>& sidecars,
-                             const ExtractModule& extract, int depth, std::vector<std::string>* on_the_way) {
+                             const ExtractModule& extract, int depth, std::vector<std::string>* on_the_way,
+                             std::vector<std::string>* files_read) {
   if (depth >= kMaxDepth || facts.entries.empty() || facts.imports.empty()) return;
   std::vector<ModuleFile> modules = module_files(file, facts, sidecars);
   if (modules.empty()) return;
@@ -210,6 +211,8 @@ void follow_imported_modules(const SourceFile& file, FactSet& facts, const inges
       if (!read) {
         const auto size = std::filesystem::file_size(m->path, ec);
         if (!ec && size <= limits.max_file_bytes) read = read_file_text(m->path);
+        if (read && files_read && std::find(files_read->begin(), files_read->end(), path) == files_read->end())
+          files_read->push_back(path);
       }
       text = texts.emplace(path, std::move(read)).first;
     }
@@ -227,7 +230,7 @@ void follow_imported_modules(const SourceFile& file, FactSet& facts, const inges
     const SourceFile imported_file(path, std::move(root_text));
     FactSet imported;
     extract(imported_file, imported, HarnessChoice{&imported_profiles(), "imported-module", {}});
-    follow_imported_modules(imported_file, imported, limits, {}, extract, depth + 1, &chain);
+    follow_imported_modules(imported_file, imported, limits, {}, extract, depth + 1, &chain, files_read);
     summarise(m->module, imported, site, facts);
   }
 }

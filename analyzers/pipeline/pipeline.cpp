@@ -311,7 +311,8 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
           read_sibling_sources(f, out, context.limits, {}, read);
           extract_cpp_facts(f, out, dropped, context);
         };
-        follow_imported_modules(*source, facts, context.limits, python_sidecars, extract_module);
+        follow_imported_modules(*source, facts, context.limits, python_sidecars, extract_module, 0, nullptr,
+                                &result.helpers_read);
       }
     } catch (const std::exception& e) {
       // An analyzer bug must not take down a batch: the file is rejected with the reason.

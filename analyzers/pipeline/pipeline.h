@@ -39,6 +39,9 @@ struct FileResult {
   // PYBIND11 module it imports): `check --submission` folds a directory's results with these.
   bool entry_found = false;
   std::vector<std::string> sources_read;
+  // The submission's Python helper modules (files beside it that it imports) whose code the analysis
+  // followed: a changed helper changes the verdict, so the audit's resume key includes their hashes.
+  std::vector<std::string> helpers_read;
 };
 
 struct AnalysisContext {

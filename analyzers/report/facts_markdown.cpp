@@ -11,10 +11,10 @@ namespace kgate {
 
 namespace {
 
-constexpr FactKind kKinds[] = {FactKind::Call,      FactKind::Launch,   FactKind::Import,    FactKind::Write,
-                               FactKind::Name,      FactKind::Global,   FactKind::Handler,   FactKind::Class,
-                               FactKind::Cast,      FactKind::Return,   FactKind::String,    FactKind::Function,
-                               FactKind::Extension, FactKind::Module,   FactKind::Output};
+constexpr FactKind kKinds[] = {FactKind::Call,      FactKind::Launch, FactKind::Import,  FactKind::Write,
+                               FactKind::Name,      FactKind::Global, FactKind::Handler, FactKind::Class,
+                               FactKind::Cast,      FactKind::Return, FactKind::String,  FactKind::Function,
+                               FactKind::Extension, FactKind::Module, FactKind::Output};
 
 // One default fact of every kind: the field tables read their value types from it.
 FactSet sample() {
