@@ -25,9 +25,14 @@ std::vector<KernelSummary> summarize_kernels(const Trace& trace, const std::vect
   return rows;
 }
 
+namespace {
+
+// ATen's constant fills (zeros_like, ones, full, fill_): they count on neither side of the share.
 bool is_constant_fill(const KernelSummary& row) {
   return row.origin == KernelOrigin::aten && row.name.find("at::native::FillFunctor<") != std::string::npos;
 }
+
+}  // namespace
 
 double candidate_time_share(const std::vector<KernelSummary>& rows) {
   double total = 0.0;

@@ -75,7 +75,6 @@ std::vector<KernelSummary> summarize_kernels(const Trace&, const std::vector<std
 // side: they write a constant, so they cannot do a task's work, and an honest kernel that allocates its
 // output with zeros_like before writing every element spends a third of an elementwise call in one.
 double candidate_time_share(const std::vector<KernelSummary>&);
-bool is_constant_fill(const KernelSummary&);
 // no-own-kernel (F2) when the traced call launched kernels but none of them is the candidate's own.
 std::optional<Reason> check_own_kernel(const std::vector<KernelSummary>&);
 

@@ -82,10 +82,7 @@ nlohmann::json make_record(const FileResult& result, const std::string& sha256, 
   // The helper modules the analysis followed, with their hashes: part of the resume key.
   if (!result.helpers_read.empty()) {
     nlohmann::json helpers = nlohmann::json::object();
-    for (const std::string& helper : result.helpers_read) {
-      auto hash = sha256_file(helper);
-      helpers[helper] = hash ? *hash : std::string{};
-    }
+    for (const auto& [helper, hash] : result.helpers_read) helpers[helper] = hash;
     record["helpers"] = std::move(helpers);
   }
   const bool binary = std::any_of(result.findings.begin(), result.findings.end(),

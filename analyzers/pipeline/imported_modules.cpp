@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "analyzers/core/content_hash.h"
 #include "analyzers/core/file_text.h"
 
 namespace kgate {
@@ -180,7 +181,7 @@ void summarise(const std::string& module, const FactSet& imported, const Call si
 void follow_imported_modules(const SourceFile& file, FactSet& facts, const ingest::Limits& limits,
                              const std::vector<std::pair<std::string, std::string>>& sidecars,
                              const ExtractModule& extract, int depth, std::vector<std::string>* on_the_way,
-                             std::vector<std::string>* files_read) {
+                             std::vector<std::pair<std::string, std::string>>* files_read) {
   if (depth >= kMaxDepth || facts.entries.empty() || facts.imports.empty()) return;
   std::vector<ModuleFile> modules = module_files(file, facts, sidecars);
   if (modules.empty()) return;
@@ -211,8 +212,9 @@ void follow_imported_modules(const SourceFile& file, FactSet& facts, const inges
       if (!read) {
         const auto size = std::filesystem::file_size(m->path, ec);
         if (!ec && size <= limits.max_file_bytes) read = read_file_text(m->path);
-        if (read && files_read && std::find(files_read->begin(), files_read->end(), path) == files_read->end())
-          files_read->push_back(path);
+        if (read && files_read &&
+            std::none_of(files_read->begin(), files_read->end(), [&](const auto& f) { return f.first == path; }))
+          files_read->emplace_back(path, sha256_hex(*read));
       }
       text = texts.emplace(path, std::move(read)).first;
     }

@@ -33,11 +33,12 @@ using ExtractModule = std::function<void(const SourceFile& file, FactSet& facts,
 // `sidecars`: a bundle's Python sidecars (name, text), which stand in for files of the same name.
 // `depth`: how many imported modules deep this file is (the pipeline passes 0); modules are followed
 // up to three deep, and never back into a file on the way.
-// `files_read` (when given) gathers the helper files read from disk: the audit's resume key includes them.
+// `files_read` (when given) gathers the helper files read from disk, with the SHA-256 of the text analysed:
+// the audit's resume key includes them.
 void follow_imported_modules(const SourceFile& file, FactSet& facts, const ingest::Limits& limits,
                              const std::vector<std::pair<std::string, std::string>>& sidecars,
                              const ExtractModule& extract, int depth = 0,
                              std::vector<std::string>* on_the_way = nullptr,
-                             std::vector<std::string>* files_read = nullptr);
+                             std::vector<std::pair<std::string, std::string>>* files_read = nullptr);
 
 }  // namespace kgate

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -40,8 +41,9 @@ struct FileResult {
   bool entry_found = false;
   std::vector<std::string> sources_read;
   // The submission's Python helper modules (files beside it that it imports) whose code the analysis
-  // followed: a changed helper changes the verdict, so the audit's resume key includes their hashes.
-  std::vector<std::string> helpers_read;
+  // followed, with the SHA-256 of the text analysed: a changed helper changes the verdict, so the
+  // audit's resume key includes them.
+  std::vector<std::pair<std::string, std::string>> helpers_read;
 };
 
 struct AnalysisContext {

@@ -84,6 +84,12 @@ void Extractor::module_elements(TSNode e, int scope, int depth, ModuleSink& sink
   const auto add_class = [&](int ci) {
     if (std::find(sink.classes.begin(), sink.classes.end(), ci) == sink.classes.end()) sink.classes.push_back(ci);
   };
+  // A torch module held (not a container: its elements are followed instead).
+  const auto add_child = [&](const std::string& path) {
+    if (path.rfind("torch.", 0) == 0 && !module_container(path) &&
+        std::find(sink.children.begin(), sink.children.end(), path) == sink.children.end())
+      sink.children.push_back(path);
+  };
   const std::string_view t = ts::type(e);
   if (t == "list" || t == "tuple" || t == "argument_list" || t == "expression_list") {
     for (TSNode item : ts::named_children(e))
@@ -154,10 +160,8 @@ void Extractor::module_elements(TSNode e, int scope, int depth, ModuleSink& sink
           const Value cls = eval(b.expr, b.scope, depth + 1);
           if (cls.k == Value::K::Class) {
             add_class(cls.index);
-          } else if (cls.k == Value::K::Path && cls.path.rfind("torch.", 0) == 0 && class_like(cls.path) &&
-                     !module_container(cls.path) &&
-                     std::find(sink.children.begin(), sink.children.end(), cls.path) == sink.children.end()) {
-            sink.children.push_back(cls.path);
+          } else if (cls.k == Value::K::Path && class_like(cls.path)) {
+            add_child(cls.path);
           }
         }
       return;
@@ -167,9 +171,8 @@ void Extractor::module_elements(TSNode e, int scope, int depth, ModuleSink& sink
   if (v.k != Value::K::Instance) return;
   if (v.index >= 0) {
     add_class(v.index);
-  } else if (v.path.rfind("torch.", 0) == 0 && !module_container(v.path) &&
-             std::find(sink.children.begin(), sink.children.end(), v.path) == sink.children.end()) {
-    sink.children.push_back(v.path);
+  } else {
+    add_child(v.path);
   }
 }
 
