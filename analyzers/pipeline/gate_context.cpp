@@ -80,7 +80,9 @@ std::string GateContext::nearest_config(const std::string& path) {
 }
 
 Result<const Config*> GateContext::config_for(const std::string& path) {
-  const std::string key = !options_.config_file.empty() ? options_.config_file : nearest_config(path);
+  const std::string key = !options_.config_file.empty() ? options_.config_file
+                          : options_.find_configs       ? nearest_config(path)
+                                                        : std::string{};
   auto at = configs_.find(key);
   if (at != configs_.end()) return &at->second;
   Config config;

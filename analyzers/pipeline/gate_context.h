@@ -26,11 +26,12 @@ namespace kgate {
 
 // What the caller fixes for every file (command-line options).
 struct GateOptions {
-  std::string task;         // its manifest's policy applies to every file
-  std::string policy;       // overrides every file's own
-  std::string harness;      // overrides every file's detection ("" or "auto": detect)
-  std::string config_file;  // instead of the nearest .kgate.yaml
-  std::string contract;     // the dtype contract of every file ("bf16"); empty: --task's, else per file
+  std::string task;          // its manifest's policy applies to every file
+  std::string policy;        // overrides every file's own
+  std::string harness;       // overrides every file's detection ("" or "auto": detect)
+  std::string config_file;   // instead of the nearest .kgate.yaml
+  bool find_configs = true;  // false: no .kgate.yaml is looked up (config_file still applies)
+  std::string contract;      // the dtype contract of every file ("bf16"); empty: --task's, else per file
   ingest::Limits limits;
   std::vector<std::string> only;
   std::string cpp_engine = "auto";

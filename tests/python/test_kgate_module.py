@@ -144,3 +144,29 @@ def test_agrees_with_the_cli_on_every_corpus_file(kgate, cli, source_dir, monkey
                 expected["verdict"], expected["format"], want_findings, expected["metrics"]):
             mismatches.append(rel)
     assert mismatches == []
+
+
+def test_options_judge_as_the_cli_flags_of_the_same_name(kgate, cli, source_dir, tmp_path, monkeypatch):
+    # One resolver serves both: the dtype contract (from the reference beside the path, --contract or
+    # a config), the harness profile and the task give the same verdict and findings either way.
+    monkeypatch.chdir(source_dir)
+    cheat = "corpus/cheats/M14/contract_fp32_reference/solution.py"
+    config = tmp_path / "kgate.yaml"
+    config.write_text("contract: bf16\n")
+    cases = [({}, []), ({"contract": "bf16"}, ["--contract", "bf16"]), ({"harness": "gpumode"}, ["--harness", "gpumode"]),
+             ({"config": str(config)}, ["--config", str(config)]), ({"task": "rmsnorm"}, ["--task", "rmsnorm"])]
+    verdicts = set()
+    for kwargs, flags in cases:
+        proc = subprocess.run([cli, "check", "--format", "json", "--cpp-engine", "tree-sitter", *flags, cheat],
+                              capture_output=True, text=True, check=False)
+        assert proc.returncode in (0, 1), proc.stderr
+        want = json.loads(proc.stdout)["files"][0]
+        got = kgate.check(read(source_dir / cheat), path=cheat, cpp_engine="tree-sitter", **kwargs)
+        assert (got.verdict, [(f.rule, f.severity, f.line) for f in got.findings]) == (
+            want["verdict"], [(f["rule"], f["severity"], f["line"]) for f in want["findings"]]), kwargs
+        verdicts.add((got.verdict, tuple(sorted({f.rule for f in got.findings}))))
+    assert len(verdicts) >= 3  # the options do change the answer
+    with pytest.raises(ValueError, match="unknown harness profile 'nope'"):
+        kgate.check(CHEAT, harness="nope")
+    with pytest.raises(ValueError, match="unknown dtype 'fp17'"):
+        kgate.check(CHEAT, contract="fp17")

@@ -1,10 +1,7 @@
-// Gate: rules loaded once, policies cached, one in-memory source checked per call (see gate.h).
+// Gate: rules and harness profiles loaded once, one GateContext per option set (see gate.h).
 #include "tools/python/gate.h"
 
-#include <cstdlib>
 #include <utility>
-
-#include "analyzers/ingest/ingest.h"
 
 namespace kgate {
 
@@ -15,42 +12,39 @@ Result<std::unique_ptr<Gate>> Gate::load(const std::filesystem::path& rules_dir)
     for (size_t i = 0; i < load.problems.size() && i < 5; ++i) message += "\n  " + load.problems[i].message;
     return Error{message};
   }
-  return std::unique_ptr<Gate>(new Gate(std::move(load.rules), rules_dir));
+  auto harnesses = load_harness_profiles(rules_dir);
+  if (!harnesses) return Error{harnesses.error()};
+  return std::unique_ptr<Gate>(new Gate(std::move(load.rules), std::move(*harnesses), rules_dir));
 }
 
-Result<const Policy*> Gate::policy_for(const CheckRequest& request) const {
+Result<const AnalysisContext*> Gate::context_for(const CheckRequest& request) const {
   if (!request.task.empty() && !request.policy.empty()) return Error{"give task or policy, not both"};
+  if (request.cpp_engine != "auto" && request.cpp_engine != "tree-sitter" && request.cpp_engine != "none")
+    return Error{"cpp_engine must be auto, tree-sitter or none, not '" + request.cpp_engine + "'"};
   std::lock_guard<std::mutex> lock(mutex_);
-  std::string name = request.policy;
-  if (!request.task.empty()) {
-    auto known = task_policies_.find(request.task);
-    if (known == task_policies_.end()) {
-      auto resolved = task_policy_name(rules_dir_.parent_path() / "tasks", request.task);
-      if (!resolved) return Error{"task '" + request.task + "': " + resolved.error()};
-      known = task_policies_.emplace(request.task, std::move(*resolved)).first;
-    }
-    name = known->second;
+  const OptionKey key{request.task,     request.policy, request.harness,
+                      request.contract, request.config, request.cpp_engine};
+  auto at = resolvers_.find(key);
+  if (at == resolvers_.end()) {
+    GateOptions options;
+    options.task = request.task;
+    options.policy = request.policy;
+    options.harness = request.harness;
+    options.contract = request.contract;
+    options.config_file = request.config;
+    options.find_configs = false;
+    options.cpp_engine = request.cpp_engine;
+    auto made = GateContext::make(options, rules_, harnesses_, rules_dir_);
+    if (!made) return Error{made.error()};
+    at = resolvers_.emplace(key, std::make_unique<GateContext>(std::move(*made))).first;
   }
-  if (name.empty()) name = std::string(default_policy_name(ingest::kind_from_path(request.path)));
-  auto at = policies_.find(name);
-  if (at == policies_.end()) {
-    auto loaded = load_policy(rules_dir_ / "policies", name);
-    if (!loaded) return Error{loaded.error()};
-    at = policies_.emplace(name, std::move(*loaded)).first;
-  }
-  return &at->second;
+  return at->second->context_for(request.path);
 }
 
 Result<FileResult> Gate::check(const CheckRequest& request) const {
-  if (request.cpp_engine != "auto" && request.cpp_engine != "tree-sitter" && request.cpp_engine != "none")
-    return Error{"cpp_engine must be auto, tree-sitter or none, not '" + request.cpp_engine + "'"};
-  auto policy = policy_for(request);
-  if (!policy) return Error{policy.error()};
-  AnalysisContext context;
-  context.rules = &rules_;
-  context.policy = *policy;
-  context.cpp_engine = request.cpp_engine;
-  return analyze_source(request.path, request.source, context);
+  auto context = context_for(request);
+  if (!context) return Error{context.error()};
+  return analyze_source(request.path, request.source, **context);
 }
 
 }  // namespace kgate

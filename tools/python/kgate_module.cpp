@@ -1,6 +1,7 @@
 // kgate._core, the compiled half of the `kgate` Python package (tools/python/kgate): the static gate in process, for RL
 // reward loops and notebooks.
-//   import kgate; r = kgate.check(source, path="x.py", task=None, policy=None)
+//   import kgate; r = kgate.check(source, path="x.py", task=None, policy=None, harness=None, contract=None,
+//                                 config=None, cpp_engine="auto")
 //   r.verdict ("pass"/"reject"/"unjudged"/"not-a-submission"), r.findings (rule, severity, message, line, col,
 //   end_line, end_col), r.metrics (a dict: whatever the pipeline's metrics JSON holds).
 // Rules load once per Gate (kgate.check uses one shared default Gate); analysis runs without the GIL.
@@ -68,15 +69,30 @@ std::shared_ptr<const kgate::Gate> default_gate() {
   return gate;
 }
 
-PyResult run_check(const kgate::Gate& gate, std::string source, std::string path,
-                   const std::optional<std::string>& task, const std::optional<std::string>& policy,
-                   std::string cpp_engine) {
+using OptionalString = std::optional<std::string>;
+
+kgate::CheckRequest request_of(std::string source, std::string path, const OptionalString& task,
+                               const OptionalString& policy, const OptionalString& harness,
+                               const OptionalString& contract, const OptionalString& config, std::string cpp_engine) {
   kgate::CheckRequest request;
   request.source = std::move(source);
   request.path = std::move(path);
   request.task = task.value_or("");
   request.policy = policy.value_or("");
+  request.harness = harness.value_or("");
+  request.contract = contract.value_or("");
+  request.config = config.value_or("");
   request.cpp_engine = std::move(cpp_engine);
+  return request;
+}
+
+// The keyword arguments of Gate.check and kgate.check, in order.
+#define CHECK_ARGS                                                                                           \
+  py::arg("source"), py::arg("path") = "x.py", py::arg("task") = py::none(), py::arg("policy") = py::none(), \
+                     py::arg("harness") = py::none(), py::arg("contract") = py::none(),                      \
+                     py::arg("config") = py::none(), py::arg("cpp_engine") = "auto"
+
+PyResult run_check(const kgate::Gate& gate, const kgate::CheckRequest& request) {
   std::optional<kgate::Result<kgate::FileResult>> outcome;
   {
     py::gil_scoped_release release;  // the analysis touches no Python object: let other threads run
@@ -89,7 +105,8 @@ PyResult run_check(const kgate::Gate& gate, std::string source, std::string path
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
-  m.doc() = "KernelGate's static gate in process: kgate.check(source, path='x.py', task=None, policy=None) -> Result";
+  m.doc() =
+      "KernelGate's static gate in process: kgate.check(source, path='x.py', task=None, policy=None, ...) -> Result";
   m.attr("__version__") = KGATE_VERSION;
 #ifdef KGATE_BUILT_RUNTIME
   m.attr("built_runtime") = KGATE_BUILT_RUNTIME;
@@ -137,12 +154,13 @@ PYBIND11_MODULE(_core, m) {
       .def(py::init(&load_gate), py::arg("rules_dir") = py::none())
       .def(
           "check",
-          [](const kgate::Gate& gate, std::string source, std::string path, const std::optional<std::string>& task,
-             const std::optional<std::string>& policy, std::string cpp_engine) {
-            return run_check(gate, std::move(source), std::move(path), task, policy, std::move(cpp_engine));
+          [](const kgate::Gate& gate, std::string source, std::string path, const OptionalString& task,
+             const OptionalString& policy, const OptionalString& harness, const OptionalString& contract,
+             const OptionalString& config, std::string cpp_engine) {
+            return run_check(gate, request_of(std::move(source), std::move(path), task, policy, harness, contract,
+                                              config, std::move(cpp_engine)));
           },
-          py::arg("source"), py::arg("path") = "x.py", py::arg("task") = py::none(), py::arg("policy") = py::none(),
-          py::arg("cpp_engine") = "auto")
+          CHECK_ARGS)
       .def_property_readonly("rules_dir", [](const kgate::Gate& gate) { return gate.rules_dir().string(); })
       .def_property_readonly("rule_ids", [](const kgate::Gate& gate) {
         std::vector<std::string> ids;
@@ -152,13 +170,17 @@ PYBIND11_MODULE(_core, m) {
 
   m.def(
       "check",
-      [](std::string source, std::string path, const std::optional<std::string>& task,
-         const std::optional<std::string>& policy, std::string cpp_engine) {
+      [](std::string source, std::string path, const OptionalString& task, const OptionalString& policy,
+         const OptionalString& harness, const OptionalString& contract, const OptionalString& config,
+         std::string cpp_engine) {
         const auto gate = default_gate();
-        return run_check(*gate, std::move(source), std::move(path), task, policy, std::move(cpp_engine));
+        return run_check(*gate, request_of(std::move(source), std::move(path), task, policy, harness, contract, config,
+                                           std::move(cpp_engine)));
       },
       "Check one submission's source text with the default rules (KGATE_RULES_DIR, else the installed rules under "
-      "sys.prefix, else the source tree's rules/).",
-      py::arg("source"), py::arg("path") = "x.py", py::arg("task") = py::none(), py::arg("policy") = py::none(),
-      py::arg("cpp_engine") = "auto");
+      "sys.prefix, else the source tree's rules/). The options are `kgate check`'s: task or policy, harness "
+      "(a profile name, default detected), contract (a dtype such as 'bf16'), config (a .kgate.yaml; none is "
+      "looked up otherwise) and cpp_engine.",
+      CHECK_ARGS);
+#undef CHECK_ARGS
 }
