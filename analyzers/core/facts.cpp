@@ -556,4 +556,16 @@ std::optional<Language> fact_language(const FactSet& f, FactKind kind, size_t i)
   return f.modules[module].language;
 }
 
+Span Module::host_span(const SourceFile& host, uint32_t begin, uint32_t end) const {
+  uint32_t hb = begin;
+  uint32_t he = end;
+  if (!map.empty()) {
+    hb = map.host_offset(begin);
+    // The end is exclusive: map the last byte and step past it.
+    he = end > begin ? map.host_offset(end - 1) + 1 : hb;
+  }
+  if (he < hb) he = hb;
+  return host.span(hb, he);
+}
+
 }  // namespace kgate

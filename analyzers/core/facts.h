@@ -75,6 +75,10 @@ struct Module {
   // Only while a C++ engine runs on the sources load_inline joins into this module's text
   // (cuda::extract_facts): each joined module and the offset where its text starts here. Empty otherwise.
   std::vector<std::pair<int, uint32_t>> joined;
+
+  // A byte range [begin, end) of this module's text, in host coordinates (through the source map
+  // when the module is embedded).
+  Span host_span(const SourceFile& host, uint32_t begin, uint32_t end) const;
 };
 
 struct Function {

@@ -6,7 +6,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include "analyzers/core/file_text.h"
-#include "analyzers/ingest/ingest.h"
 
 namespace kgate {
 
@@ -87,7 +86,7 @@ Result<nlohmann::json> convert(const YAML::Node& node, std::string_view source) 
     case YAML::NodeType::Scalar: {
       // JSON strings must be UTF-8: valijson reads past its tables and nlohmann throws on anything else
       // (stray bytes, overlong forms, encoded surrogates), so such a scalar is an error here.
-      if (ingest::find_invalid_utf8(node.Scalar()) != std::string_view::npos)
+      if (find_invalid_utf8(node.Scalar()) != std::string_view::npos)
         return Error{where(source, node.Mark()) + ": scalar is not valid UTF-8"};
       const std::string& tag = node.Tag();
       if (tag == "!" || tag == "tag:yaml.org,2002:str") return nlohmann::json(node.Scalar());
@@ -108,7 +107,7 @@ Result<nlohmann::json> convert(const YAML::Node& node, std::string_view source) 
         if (!entry.first.IsScalar())
           return Error{where(source, entry.first.Mark()) + ": mapping keys must be plain strings"};
         const std::string key = entry.first.Scalar();
-        if (ingest::find_invalid_utf8(key) != std::string_view::npos)
+        if (find_invalid_utf8(key) != std::string_view::npos)
           return Error{where(source, entry.first.Mark()) + ": mapping key is not valid UTF-8"};
         if (object.contains(key)) return Error{where(source, entry.first.Mark()) + ": duplicate key '" + key + "'"};
         auto value = convert(entry.second, source);

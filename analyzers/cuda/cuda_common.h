@@ -1,5 +1,5 @@
-// Vocabulary shared by both CUDA engines: span mapping into the host file and the tables that
-// classify callee names (launch APIs, precision conversions, named dtype constants).
+// Vocabulary shared by both CUDA engines: the tables that classify callee names (launch APIs, precision conversions,
+// named dtype constants).
 #pragma once
 
 #include <cstdint>
@@ -11,10 +11,6 @@
 #include "analyzers/core/source.h"
 
 namespace kgate::cuda {
-
-// A byte range of module `m`'s text, in host coordinates (through the module's source map when
-// it is embedded).
-Span host_span(const SourceFile& host, const Module& m, uint32_t begin, uint32_t end);
 
 // The launch API of a callee name ("cudaLaunchKernel" ...), with the argument index of the kernel
 // and of the first grid dimension; nullopt for other names.

@@ -30,7 +30,4 @@ FileKind kind_from_path(const std::string& path);
 std::optional<SourceFile> read_source(const std::string& path, std::string text_or_empty_to_read, const Limits& limits,
                                       std::vector<Diagnostic>& diagnostics, bool text_given = false);
 
-// First invalid UTF-8 byte offset, or npos.
-size_t find_invalid_utf8(std::string_view text);
-
 }  // namespace kgate::ingest

@@ -10,9 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/cuda/cuda_common.h"
 #include "analyzers/metrics/cpp_counting.h"
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 extern "C" const TSLanguage* tree_sitter_cuda(void);
 
@@ -204,7 +203,7 @@ void measure_module(const SourceFile& host, FactSet& facts, int module, const Po
   for (TSNode def : defs) {
     const TSNode name = name_of(def);
     if (ts_node_is_null(name)) continue;
-    const Span at = cuda::host_span(host, mod, ts_node_start_byte(name), ts_node_end_byte(name));
+    const Span at = mod.host_span(host, ts_node_start_byte(name), ts_node_end_byte(name));
     auto it = by_position.find({at.line, at.col});
     if (it == by_position.end() || facts.functions[it->second].metrics.measured) continue;
     ledger.measure(ts_node_start_byte(def), ts_node_end_byte(def), facts.functions[it->second].metrics, kCounter);

@@ -14,7 +14,7 @@
 
 #include "analyzers/metrics/maintainability.h"
 #include "analyzers/metrics/python_lines.h"
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::metrics {
 namespace {

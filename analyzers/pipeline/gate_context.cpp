@@ -2,7 +2,7 @@
 #include "analyzers/pipeline/gate_context.h"
 
 #include "analyzers/core/dtype_rank.h"
-#include "analyzers/core/task_manifest.h"
+#include "analyzers/tasks/task_manifest.h"
 
 #include <cstdlib>
 #include <optional>

@@ -22,6 +22,7 @@
 #include "analyzers/ingest/bundle.h"
 #include "analyzers/metrics/cpp_metrics.h"
 #include "analyzers/metrics/metrics_json.h"
+#include "analyzers/metrics/python_metrics.h"
 #include "analyzers/pipeline/contract.h"
 #include "analyzers/pipeline/imported_modules.h"
 #include "analyzers/pipeline/inspect.h"
@@ -293,8 +294,9 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
         // text, with the sidecars standing in for sibling files.
         ingest::Bundle bundle = ingest::split_bundle(source->text);
         if (!bundle.sidecars.empty()) source = SourceFile(source->path, std::move(bundle.host));
-        python::extract_facts(*source, context.limits, facts, produced, context.harness,
-                              sibling_modules(path, bundle.sidecars, context.limits));
+        const ts::TreePtr tree = python::extract_facts(*source, context.limits, facts, produced, context.harness,
+                                                       sibling_modules(path, bundle.sidecars, context.limits));
+        if (tree) metrics::measure_python(ts_tree_root_node(tree.get()), source->text, facts);
         read_sibling_sources(*source, facts, context.limits, bundle.sidecars, result.sources_read);
         for (auto& [name, text] : bundle.sidecars)
           if (ingest::kind_from_path(name) == ingest::FileKind::Python)

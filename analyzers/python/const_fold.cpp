@@ -3,7 +3,7 @@
 
 #include <cctype>
 
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python {
 namespace {

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python::detail {
 

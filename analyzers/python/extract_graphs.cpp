@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "analyzers/python/extractor.h"
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python::detail {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python::detail {
 

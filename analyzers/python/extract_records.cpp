@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python::detail {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python::detail {
 

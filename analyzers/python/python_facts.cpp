@@ -5,9 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "analyzers/metrics/python_metrics.h"
 #include "analyzers/python/extractor.h"
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
@@ -91,9 +90,9 @@ std::optional<TSNode> first_error(TSNode root) {
 
 }  // namespace
 
-void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet& facts,
-                   std::vector<Diagnostic>& diagnostics, const HarnessChoice& harness,
-                   const std::vector<SiblingModule>& siblings) {
+ts::TreePtr extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet& facts,
+                          std::vector<Diagnostic>& diagnostics, const HarnessChoice& harness,
+                          const std::vector<SiblingModule>& siblings) {
   Module host;
   host.language = Language::Python;
   host.role = "host";
@@ -108,7 +107,7 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
   }();
   ts_parser_reset(parser.get());
   ts::TreePtr tree(ts::parse_within_budget(parser.get(), file.text));
-  if (!tree && budget_exhausted()) return;  // the pipeline reports the limit that was hit
+  if (!tree && budget_exhausted()) return nullptr;  // the pipeline reports the limit that was hit
   if (!tree) {
     Diagnostic d;
     d.rule = "input-parse-error";
@@ -117,7 +116,7 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
     d.span = Span{1, 1, 1, 1};
     d.engine = "tree-sitter-python";
     diagnostics.push_back(d);
-    return;
+    return nullptr;
   }
   TSNode root = ts_tree_root_node(tree.get());
   uint32_t depth = tree_depth(root, limits.max_nesting);
@@ -130,7 +129,7 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
     d.span = Span{1, 1, 1, 1};
     d.engine = "tree-sitter-python";
     diagnostics.push_back(d);
-    return;
+    return nullptr;
   }
   if (auto err = first_error(root)) {
     Diagnostic d;
@@ -142,9 +141,9 @@ void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet
     d.engine = "tree-sitter-python";
     diagnostics.push_back(d);
   }
-  if (budget_exhausted()) return;
+  if (budget_exhausted()) return nullptr;
   detail::Extractor(file, limits, facts, diagnostics, harness, siblings).run(root);
-  metrics::measure_python(root, file.text, facts);  // on the same tree: no second parse
+  return tree;
 }
 
 }  // namespace kgate::python

@@ -11,6 +11,7 @@
 #include "analyzers/core/source.h"
 #include "analyzers/harness/harness.h"
 #include "analyzers/ingest/ingest.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python {
 
@@ -27,8 +28,10 @@ struct SiblingModule {
 // from the module's outline after the first pass (`harness`: the profiles, or one forced); its entry
 // classes, methods and functions become the roots of reachability.
 // `siblings`: the compiled modules the submission's directory defines (see SiblingModule).
-void extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet& facts,
-                   std::vector<Diagnostic>& diagnostics, const HarnessChoice& harness = {},
-                   const std::vector<SiblingModule>& siblings = {});
+// Returns the syntax tree, for the metrics to measure without a second parse; null when the file was
+// not analysed (no tree, nesting too deep, the budget spent).
+ts::TreePtr extract_facts(const SourceFile& file, const ingest::Limits& limits, FactSet& facts,
+                          std::vector<Diagnostic>& diagnostics, const HarnessChoice& harness = {},
+                          const std::vector<SiblingModule>& siblings = {});
 
 }  // namespace kgate::python

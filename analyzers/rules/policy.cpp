@@ -10,7 +10,7 @@
 
 #include "analyzers/core/glob.h"
 #include "analyzers/core/json_schema.h"
-#include "analyzers/core/task_manifest.h"
+#include "analyzers/tasks/task_manifest.h"
 #include "analyzers/core/yaml_json.h"
 
 namespace kgate {

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "analyzers/core/budget.h"
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 extern "C" const TSLanguage* tree_sitter_python();
 

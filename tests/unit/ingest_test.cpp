@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "analyzers/core/file_text.h"
 #include "analyzers/ingest/ingest.h"
 #include "test_support.h"
 

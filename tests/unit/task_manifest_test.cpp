@@ -1,6 +1,6 @@
 // Task manifests: loading, errors that name the file and the field, defaults, formulas, and the
 // shipped tasks/ suite (every manifest loads; the 15 categories are covered).
-#include "analyzers/core/task_manifest.h"
+#include "analyzers/tasks/task_manifest.h"
 
 #include <set>
 

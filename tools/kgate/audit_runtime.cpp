@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "analyzers/core/task_manifest.h"
+#include "analyzers/tasks/task_manifest.h"
 #include "tools/kgate/serve_client.h"
 
 namespace fs = std::filesystem;

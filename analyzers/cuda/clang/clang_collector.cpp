@@ -141,7 +141,7 @@ std::optional<std::pair<unsigned, unsigned>> Collector::offsets(SourceRange r) c
 Span Collector::span_of(SourceRange r) const {
   auto o = offsets(r);
   if (!o) return {};
-  return host_span(*in_.host, mod_, o->first, o->second);
+  return mod_.host_span(*in_.host, o->first, o->second);
 }
 
 std::string Collector::text_of(SourceRange r) const {
@@ -357,7 +357,7 @@ void Collector::finish() {
   for (const auto& [offset, name] : in_.includes) {
     Import im;
     im.module = name;
-    im.span = host_span(*in_.host, mod_, offset, offset + 1);
+    im.span = mod_.host_span(*in_.host, offset, offset + 1);
     facts_.imports.push_back(std::move(im));
   }
 }
@@ -394,7 +394,7 @@ void Collector::recover_dropped_calls() {
         best_len = fe - fb;
       }
     c.function = best;
-    c.span = host_span(*in_.host, mod_, b, e);
+    c.span = mod_.host_span(*in_.host, b, e);
     facts_.calls.push_back(std::move(c));
   }
 }

@@ -16,7 +16,7 @@
 #include "analyzers/core/facts.h"
 #include "analyzers/core/source.h"
 #include "analyzers/cuda/cuda_common.h"
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::cuda::detail {
 
@@ -77,7 +77,7 @@ class TsCollector {
   std::set<uint64_t> skip_;  // macro invocations already folded into the call they name
 
   std::string str(TSNode n) const { return std::string(ts::text(n, text_)); }
-  Span span(TSNode n) const { return host_span(host_, mod_, ts_node_start_byte(n), ts_node_end_byte(n)); }
+  Span span(TSNode n) const { return mod_.host_span(host_, ts_node_start_byte(n), ts_node_end_byte(n)); }
   int current() const { return fn_stack_.empty() ? -1 : fn_stack_.back(); }
 
   // ---- macros, aliases, using (a first pass over the whole file) ----

@@ -17,7 +17,7 @@
 #include "analyzers/cuda/cuda_common.h"
 #include "analyzers/cuda/cuda_facts.h"
 #include "analyzers/cuda/treesitter/ts_collector.h"
-#include "analyzers/python/ts_node.h"
+#include "analyzers/treesitter/ts_node.h"
 
 extern "C" const TSLanguage* tree_sitter_cuda(void);
 

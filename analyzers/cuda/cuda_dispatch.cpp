@@ -1,5 +1,5 @@
 // Engine choice for CUDA C++ modules (Clang when registered, tree-sitter otherwise) and the
-// cross-language launch proof (link). Lives in treesitter/ because that folder is always built.
+// cross-language launch proof (link), built with either engine.
 #include <algorithm>
 #include <map>
 #include <string>

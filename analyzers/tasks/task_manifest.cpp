@@ -1,6 +1,6 @@
 // Task manifest loading: YAML -> schema check (tasks/task.schema.json, compiled in) -> Task, with the
 // cross-field checks a schema cannot say (name = directory, one symbol set, formulas evaluate).
-#include "analyzers/core/task_manifest.h"
+#include "analyzers/tasks/task_manifest.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzers/core/json_schema.h"
-#include "analyzers/core/task_schema_json.h"
+#include "analyzers/tasks/task_schema_json.h"
 #include "analyzers/core/yaml_json.h"
 
 namespace kgate::runtime {

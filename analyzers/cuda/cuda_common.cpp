@@ -1,22 +1,10 @@
-// Shared tables of the CUDA engines (lives in treesitter/ because that folder is always built).
+// Shared tables of the CUDA engines (cuda_common.h), built with either engine.
 #include "analyzers/cuda/cuda_common.h"
 
 #include <array>
 #include <utility>
 
 namespace kgate::cuda {
-
-Span host_span(const SourceFile& host, const Module& m, uint32_t begin, uint32_t end) {
-  uint32_t hb = begin;
-  uint32_t he = end;
-  if (!m.map.empty()) {
-    hb = m.map.host_offset(begin);
-    // The end is exclusive: map the last byte and step past it.
-    he = end > begin ? m.map.host_offset(end - 1) + 1 : hb;
-  }
-  if (he < hb) he = hb;
-  return host.span(hb, he);
-}
 
 std::optional<LaunchApi> launch_api(std::string_view r) {
   if (r == "cudaLaunchKernel" || r == "cudaLaunchCooperativeKernel" || r == "cudaLaunchKernel_ptsz" ||

@@ -1,0 +1,3 @@
+// Includes an earlier layer: allowed.
+#pragma once
+#include "analyzers/core/upward.h"

@@ -1,0 +1,2 @@
+// A folder that LAYERS does not name.
+#pragma once
