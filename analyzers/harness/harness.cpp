@@ -61,6 +61,7 @@ bool HarnessSignal::holds(const ModuleOutline& outline) const {
   if (!includes.empty() && !any_included(includes, outline.includes)) return false;
   if (own_kernels >= 0 && (own_kernels == 1) != outline.own_kernels) return false;
   if (module_class >= 0 && (module_class == 1) != outline.module_class) return false;
+  if (config_entry_function >= 0 && (config_entry_function == 1) != outline.config_entry_function) return false;
   return true;
 }
 
@@ -119,7 +120,9 @@ std::vector<std::string> HarnessSet::names() const {
 }
 
 const HarnessProfile* HarnessChoice::select(const ModuleOutline& outline) const {
-  return (set ? *set : default_harnesses()).select(outline, forced);
+  ModuleOutline seen = outline;
+  seen.config_entry_function = any_named(extra_entry_functions, outline.functions);
+  return (set ? *set : default_harnesses()).select(seen, forced);
 }
 
 const HarnessProfile* HarnessChoice::naming_reference(std::string_view file_name) const {
@@ -171,6 +174,7 @@ Result<HarnessSet> load_harnesses(const std::filesystem::path& dir) {
       s.includes = strings_at(alt, "include");
       s.own_kernels = tri_state(alt, "own_kernels");
       s.module_class = tri_state(alt, "module_class");
+      s.config_entry_function = tri_state(alt, "config_entry_function");
       if (alt.contains("priority")) s.priority = alt.at("priority").get<int>();
       p.recognise.push_back(std::move(s));
     }

@@ -23,6 +23,7 @@ struct ModuleOutline {
   std::vector<std::string> includes;   // C++ #include targets
   bool own_kernels = false;            // kernels defined or compiled by the file, any kernel language
   bool module_class = false;           // a subclass of torch.nn.Module
+  bool config_entry_function = false;  // defines a function that the config's entry_functions names
 };
 
 // One alternative of `recognise:`: every key that is set must hold.
@@ -33,6 +34,7 @@ struct HarnessSignal {
   std::vector<std::string> includes;
   int own_kernels = -1;  // -1 unset, 0 false, 1 true
   int module_class = -1;
+  int config_entry_function = -1;
   std::optional<int> priority;  // this alternative's rank, when it differs from the profile's
   bool holds(const ModuleOutline& outline) const;
 };
@@ -93,7 +95,8 @@ class HarnessSet {
 Result<HarnessSet> load_harnesses(const std::filesystem::path& dir);
 
 // What the CLI, the Python module and the tests pass down: the profiles, a profile named by
-// --harness or .kgate.yaml (empty: detect), and extra entry functions a task or config names.
+// --harness or .kgate.yaml (empty: detect), and extra entry functions a task or config names (select
+// sets the outline's config_entry_function when the file defines one of them).
 // Without a set, the profiles of the default rules directory apply (default_harnesses()).
 struct HarnessChoice {
   const HarnessSet* set = nullptr;

@@ -105,7 +105,7 @@ std::vector<Diagnostic> entry_not_found(const FactSet& facts, const Rule& rule, 
         "no harness entry found (a KernelBench class ModelNew, a class Model, GPU MODE's custom_kernel, or an "
         "output-argument "
         "solve/solution function): the file is unjudged, never a pass; name its harness with --harness or `harness:` "
-        "in .kgate.yaml";
+        "in .kgate.yaml, or the functions its harness calls with `entry_functions:` in .kgate.yaml";
   } else {
     message = "the " + facts.harness + " harness enters through " +
               (facts.harness_entry.empty() ? "an entry" : facts.harness_entry) +

@@ -11,9 +11,11 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 
+#include "analyzers/pipeline/gate_context.h"
 #include "analyzers/pipeline/pipeline.h"
 #include "analyzers/rules/policy.h"
 #include "analyzers/rules/rule_set.h"
@@ -144,6 +146,9 @@ class Golden : public ::testing::Test {
     auto policy = kgate::load_policy(root_ / "rules" / "policies", "kernelbench");
     ASSERT_TRUE(policy.has_value()) << policy.error();
     policy_ = std::move(policy.value());
+    auto harnesses = kgate::load_harness_profiles(root_ / "rules");
+    ASSERT_TRUE(harnesses.has_value()) << harnesses.error();
+    harnesses_ = std::move(*harnesses);
   }
 
   kgate::FileResult analyze(const fs::path& file, std::vector<std::string> only = {}) {
@@ -152,6 +157,27 @@ class Golden : public ::testing::Test {
     context.policy = &policy_;
     context.only_rules = std::move(only);
     return kgate::analyze_file(file.string(), context);
+  }
+
+  // A corpus file as the CLI sees it under --policy kernelbench: its directory's .kgate.yaml (entry
+  // functions, harness, contract) applies.
+  kgate::FileResult analyze_as_cli(const fs::path& file) {
+    if (!resolver_) {
+      kgate::GateOptions options;
+      options.policy = "kernelbench";
+      auto made = kgate::GateContext::make(options, rules_, harnesses_, root_ / "rules");
+      if (!made) {
+        ADD_FAILURE() << made.error();
+        return {};
+      }
+      resolver_ = std::make_unique<kgate::GateContext>(std::move(*made));
+    }
+    auto context = resolver_->context_for(file.string());
+    if (!context) {
+      ADD_FAILURE() << file << ": " << context.error();
+      return {};
+    }
+    return kgate::analyze_file(file.string(), **context);
   }
 
   void report(const char* what, const Tally& t) {
@@ -164,6 +190,8 @@ class Golden : public ::testing::Test {
   fs::path root_;
   kgate::RuleSet rules_;
   kgate::Policy policy_;
+  kgate::HarnessSet harnesses_;
+  std::unique_ptr<kgate::GateContext> resolver_;
 };
 
 TEST_F(Golden, Corpus) {
@@ -182,7 +210,7 @@ TEST_F(Golden, Corpus) {
   ASSERT_GE(files.size(), 60u) << "the corpus must hold at least 60 submissions";
   for (const auto& f : files) {
     std::string rel = fs::relative(f, root_).string();
-    const kgate::FileResult result = analyze(f);
+    const kgate::FileResult result = analyze_as_cli(f);
     compare(rel, result, parse_annotations(read(f)), "", tally);
     // The verdict by folder: honest/ passes, not-a-submission/ is a kernel module with no harness
     // entry, and a cheat is never a pass (rejected, or unjudged when no entry can be found).
