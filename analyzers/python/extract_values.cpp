@@ -104,6 +104,15 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
         c.index = ci;
         return c;
       }
+      // A class of the file that defines __getattribute__ decides every attribute read on its
+      // instances: what runs is known only at run time.
+      if (ci >= 0 && class_member(ci, "__getattribute__", depth, ReceiverKind::Self).k == Value::K::Function) {
+        v.k = Value::K::Unknown;
+        v.path = "self." + attr;
+        v.receiver = ReceiverKind::Self;
+        v.unresolved = true;
+        return v;
+      }
       if (ci >= 0) {
         auto it = classes_[ci].self_attrs.find(attr);
         // Methods first (as Python looks up the type for functions it binds).
@@ -121,6 +130,12 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
       v.k = Value::K::Tensor;
       v.path = "self." + attr;
       v.receiver = ReceiverKind::Self;
+      // Neither a method nor an attribute the class sets: a __getattr__ of the file's classes
+      // supplies it, and what it returns is known only at run time.
+      if (ci >= 0 && class_member(ci, "__getattr__", depth, ReceiverKind::Self).k == Value::K::Function) {
+        v.k = Value::K::Unknown;
+        v.unresolved = true;
+      }
       return v;
     }
     case Value::K::Extension:
