@@ -162,6 +162,7 @@ Table call_table() {
       {"scalar_operands", [](const FactSet& f, size_t i) { return b(f.calls[i].scalar_operands); }},
       {"state_receiver", [](const FactSet& f, size_t i) { return b(f.calls[i].state_receiver); }},
       {"writes_param", [](const FactSet& f, size_t i) { return b(f.calls[i].writes_param); }},
+      {"param_source", [](const FactSet& f, size_t i) { return s(f.calls[i].param_source); }},
       // Wraps a function of this file that itself launches one of the submission's kernels.
       {"wraps_launcher",
        [](const FactSet& f, size_t i) {

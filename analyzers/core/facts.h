@@ -130,6 +130,14 @@ struct Call {
   // Writes into a parameter of its function through an argument: out=x, or a functional in-place
   // form whose first argument is one (torch.relu_(x), torch.nn.functional.relu(x, inplace=True)).
   bool writes_param = false;
+  // C++: the enclosing function's parameter (by position) that the call is made on (a method's
+  // receiver) or writes (the destination of cudaMemset/cudaMemcpy); -1 for none.
+  int param_index = -1;
+  // C++: what the Python calls that reach the function pass as that parameter (cuda::link, from
+  // Launch::arg_maybe_input): "input" when one of them may pass an input of the harness, "made" when
+  // every one passes a tensor the caller made or its module state; empty when unknown (no Python
+  // caller, or arguments that cannot be mapped).
+  std::string param_source;
   std::vector<std::string> string_args;     // folded constant string arguments
   int positional_args = 0;                  // how many positional arguments are written (Python calls)
   std::vector<std::string> keywords;        // keyword argument names
@@ -157,6 +165,10 @@ struct Launch {
   bool reachable = false;
   Guard guard;
   Span span;
+  // Extension calls: for each positional argument, whether it may be an input the harness passed (a
+  // parameter of the calling function, or a view of one); false for tensors the function made, module
+  // state and constants. Empty when the arguments could not be mapped (unpacking, keywords).
+  std::vector<bool> arg_maybe_input;
 };
 
 struct Import {

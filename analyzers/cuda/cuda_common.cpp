@@ -103,4 +103,19 @@ bool is_recorded_construction(std::string_view c) {
 
 bool is_tensor_type_name(std::string_view t) { return t.find("Tensor") != std::string_view::npos; }
 
+bool writes_first_argument(std::string_view r) {
+  for (std::string_view prefix : {"cudaMemset", "cudaMemcpy", "hipMemset", "hipMemcpy", "cuMemsetD", "cuMemcpyHtoD",
+                                  "cuMemcpyDtoD", "cuMemcpy2D", "cuMemcpy3D"})
+    if (r.rfind(prefix, 0) == 0)
+      // Copies out of the device (cudaMemcpyFromSymbol's first argument is a host destination too)
+      // write host memory, not a tensor's storage.
+      return r.find("FromSymbol") == std::string_view::npos && r.find("DtoH") == std::string_view::npos &&
+             r.find("ToArray") == std::string_view::npos && r.find("Peer") == std::string_view::npos;
+  return false;
+}
+
+bool is_storage_accessor(std::string_view method) {
+  return method == "data_ptr" || method == "mutable_data_ptr" || method == "data";
+}
+
 }  // namespace kgate::cuda

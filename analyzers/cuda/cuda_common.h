@@ -29,6 +29,13 @@ std::optional<std::string> low_precision_dtype(std::string_view name);
 // Tensor methods that convert precision by name: "half" -> torch.float16, "bfloat16" -> ...
 std::optional<std::string> conversion_method_dtype(std::string_view method);
 
+// Runtime and driver APIs that write the memory their first argument points to (cudaMemset,
+// cudaMemcpy and their async, 2D and driver forms, HIP's twins).
+bool writes_first_argument(std::string_view resolved);
+
+// Tensor accessors that hand out the tensor's own storage (data_ptr, mutable_data_ptr, data).
+bool is_storage_accessor(std::string_view method);
+
 // Last component of a qualified C++ name ("at::Tensor::to" -> "to").
 std::string_view last_component(std::string_view qualified);
 

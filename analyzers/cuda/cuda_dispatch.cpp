@@ -170,6 +170,39 @@ int extension_target(const FactSet& f, const CallGraph& graph, const Launch& lau
   return -1;
 }
 
+// What the Python calls pass to each C++ parameter that a call is made on or writes (Call::param_source):
+// "input" when a reachable extension call may pass an input of the harness there, "made" when every
+// reachable one passes a tensor its caller made or module state and no C++ code calls the function
+// too, else unknown.
+void note_param_sources(FactSet& facts, const CallGraph& graph) {
+  std::map<int, std::vector<const Launch*>> callers;  // C++ function -> the Python calls reaching it
+  for (const auto& l : facts.launches)
+    if (l.kind == LaunchKind::Extension && l.reachable && l.kernel_function >= 0)
+      callers[l.kernel_function].push_back(&l);
+  if (callers.empty()) return;
+  std::vector<char> called_from_cpp(facts.functions.size(), 0);
+  for (const auto& c : facts.calls) {
+    if (c.function < 0 || !is_cpp(facts.modules[facts.functions[c.function].module].language)) continue;
+    for (int t : graph.targets(group_of(facts, facts.functions[c.function].module), c.resolved))
+      if (t != c.function) called_from_cpp[t] = 1;
+  }
+  for (auto& c : facts.calls) {
+    if (c.param_index < 0 || c.function < 0) continue;
+    auto at = callers.find(c.function);
+    if (at == callers.end()) continue;
+    bool input = false;
+    bool known = !called_from_cpp[c.function];
+    for (const Launch* l : at->second) {
+      const auto index = static_cast<size_t>(c.param_index);
+      if (index >= l->arg_maybe_input.size())
+        known = false;
+      else if (l->arg_maybe_input[index])
+        input = true;
+    }
+    c.param_source = input ? "input" : known ? "made" : "";
+  }
+}
+
 }  // namespace
 
 // m.def("name", &fn) / TORCH_LIBRARY m.impl("name", fn): the collector leaves the bound function in
@@ -286,6 +319,7 @@ void link(FactSet& facts) {
     if (cpp_function(w.function)) w.reachable = reach[w.function] && !w.guard.dead();
   for (auto& nm : facts.names)
     if (cpp_function(nm.function)) nm.reachable = reach[nm.function];
+  if (python_host) note_param_sources(facts, graph);
 }
 
 std::vector<int> missing_extension_functions(const FactSet& facts) {

@@ -137,6 +137,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       const Extension& ext = facts_.extensions[callee.index];
       c.resolved = "extension." + ext.name + "." + callee.path;
       record_launch(node, LaunchKind::Extension, ext.name + "." + callee.path, -1, scope, guard);
+      facts_.launches.back().arg_maybe_input = maybe_inputs(args, scope);
       mark_args_written(args, scope, /*launch=*/true);
       note_launch_arguments(args);
       break;
@@ -465,6 +466,21 @@ void Extractor::record_launch(TSNode node, LaunchKind kind, const std::string& k
   l.span = ts::span(node);
   launch_start_.push_back(ts_node_start_byte(node));
   facts_.launches.push_back(l);
+}
+
+// For each positional argument of an extension call, whether it may be an input the harness passed:
+// a parameter of the calling function or a view of one. Empty when positions cannot be mapped
+// (`*args`, `**kwargs`, keyword arguments).
+std::vector<bool> Extractor::maybe_inputs(TSNode args, int scope) {
+  std::vector<bool> out;
+  uint32_t n = ts::named_count(args);
+  for (uint32_t i = 0; i < n && ts::is(args, "argument_list"); ++i) {
+    TSNode a = ts::named_child(args, i);
+    if (ts::is(a, "comment")) continue;
+    if (ts::is(a, "keyword_argument") || ts::is(a, "list_splat") || ts::is(a, "dictionary_splat")) return {};
+    out.push_back(still_param(a, scope) || root_kind(a, scope) == ReceiverKind::Param);
+  }
+  return out;
 }
 
 // `launch`: the arguments go to a kernel, so wrapper calls bound elsewhere (a_ptr =

@@ -351,6 +351,7 @@ class Extractor {
   // A launch of a kernel-language kernel or handle (Dsl), or of an extension function (Extension).
   void record_launch(TSNode node, LaunchKind kind, const std::string& kernel, int kernel_function, int scope,
                      const Guard& guard);
+  std::vector<bool> maybe_inputs(TSNode args, int scope);
   void mark_args_written(TSNode args, int scope, bool launch = false);
   void mark_written_deep(int scope, TSNode expr, int depth, bool launch);
   void note_launch_arguments(TSNode args);

@@ -11,3 +11,9 @@ torch::Tensor entry(torch::Tensor x, torch::Tensor w) {
   y.zero_();
   return y;
 }
+
+// A raw C++ file's callers are unknown: clearing a parameter's storage may be its output buffer.
+void clear_output(torch::Tensor out) {
+  // ok: cpp-input-mutation
+  cudaMemset(out.data_ptr<float>(), 0, out.numel() * sizeof(float));
+}

@@ -4,6 +4,49 @@
 
 namespace kgate::cuda::collector {
 
+// The object a member call is made on (`x` of `x.zero_()`), whatever form the member expression
+// takes in a template; null for other callees.
+const Expr* Collector::member_base(const Expr* callee) {
+  if (!callee) return nullptr;
+  callee = callee->IgnoreParenImpCasts();
+  if (const auto* me = dyn_cast<MemberExpr>(callee)) return me->getBase();
+  if (const auto* um = dyn_cast<UnresolvedMemberExpr>(callee)) return um->isImplicitAccess() ? nullptr : um->getBase();
+  if (const auto* dm = dyn_cast<CXXDependentScopeMemberExpr>(callee))
+    return dm->isImplicitAccess() ? nullptr : dm->getBase();
+  return nullptr;
+}
+
+// The position of the parameter an expression is rooted in, or -1.
+int Collector::param_index_of(const Expr* e) {
+  if (!e) return -1;
+  if (const auto* p = dyn_cast_or_null<ParmVarDecl>(root_decl(e))) return static_cast<int>(p->getFunctionScopeIndex());
+  return -1;
+}
+
+// The tensor whose storage a pointer expression is (`x.data_ptr<float>()`, `(void*)x.data_ptr()`,
+// `static_cast<float*>(x.mutable_data_ptr())`): the tensor expression, or null for anything else.
+const Expr* Collector::storage_root(const Expr* e) {
+  if (!e) return nullptr;
+  e = e->IgnoreParenCasts();
+  const auto* call = dyn_cast<CallExpr>(e);
+  if (!call) return nullptr;
+  const Expr* callee = call->getCallee()->IgnoreParenImpCasts();
+  std::string name;
+  if (const auto* me = dyn_cast<MemberExpr>(callee))
+    name = me->getMemberNameInfo().getAsString();
+  else if (const auto* um = dyn_cast<UnresolvedMemberExpr>(callee))
+    name = um->getMemberName().getAsString();
+  else if (const auto* dm = dyn_cast<CXXDependentScopeMemberExpr>(callee))
+    name = dm->getMember().getAsString();
+  const Expr* base = member_base(callee);
+  if (!base || !is_storage_accessor(name)) return nullptr;
+  base = base->IgnoreParenImpCasts();
+  const auto* ref = dyn_cast<DeclRefExpr>(base);
+  if (!ref) return nullptr;
+  const std::string type = ref->getDecl()->getType().getAsString();
+  return type.find("Tensor") != std::string::npos ? base : nullptr;
+}
+
 ReceiverKind Collector::receiver_of(const Expr* base) const {
   if (!base) return ReceiverKind::None;
   base = base->IgnoreParenImpCasts();
@@ -185,6 +228,13 @@ void Collector::add_call(const Expr* call, const Expr* callee) {
     if (const auto* dr = dyn_cast<DeclRefExpr>(target))
       if (const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl())) c.keywords.push_back("@bind:" + qualified_name(fd));
   }
+  if (c.receiver == ReceiverKind::Param) c.param_index = param_index_of(member_base(callee));
+  // cudaMemset(x.data_ptr<float>(), ...): the call writes the storage of a tensor parameter.
+  if (writes_first_argument(c.resolved) && !args.empty())
+    if (const int written = param_index_of(storage_root(args.front())); written >= 0) {
+      c.writes_param = true;
+      c.param_index = written;
+    }
   c.function = current_function();
   c.module = in_.module;
   c.guard = guard();

@@ -251,6 +251,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   // The declaration an lvalue or pointer expression is rooted in (`out[i]`, `*(p + 1)`, `s.ptr[i]`).
   static const ValueDecl* root_decl(const Expr* e);
+  static const Expr* member_base(const Expr* callee);
+  static int param_index_of(const Expr* e);
+  static const Expr* storage_root(const Expr* e);
 
   static bool references_any(const Stmt* s, const std::set<const ValueDecl*>& decls);
 

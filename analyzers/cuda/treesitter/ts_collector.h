@@ -105,6 +105,7 @@ class TsCollector {
   void alias_locals(TSNode n, std::vector<std::string>& pointers, int depth) const;
   static bool mentions(const std::string& text, const std::string& name);
   std::string root_name(TSNode e) const;
+  std::string storage_root(TSNode e) const;
   bool writes_in(TSNode n, const std::vector<std::string>& pointers, int depth) const;
 
   // ---- declarations, assignments, returns ----

@@ -13,6 +13,37 @@ namespace kgate::cuda::detail {
 using ts::field;
 using ts::is;
 
+// The tensor whose storage a pointer expression is: `x.data_ptr<float>()`, `x.data_ptr()`, through
+// parentheses and casts (C-style and static_cast/reinterpret_cast); empty for anything else.
+std::string TsCollector::storage_root(TSNode e) const {
+  for (int d = 0; d < 8 && !ts_node_is_null(e); ++d) {
+    const std::string_view t = ts::type(e);
+    if (t == "parenthesized_expression" || t == "cast_expression") {
+      e = ts_node_named_child(e, ts_node_named_child_count(e) - 1);
+    } else if (t == "call_expression") {
+      TSNode fn = field(e, "function");
+      TSNode args = field(e, "arguments");
+      if (is(fn, "template_function")) {
+        const std::string name = str(field(fn, "name"));
+        if (name != "static_cast" && name != "reinterpret_cast" && name != "const_cast") return {};
+        e = ts_node_named_child(args, 0);
+      } else if (is(fn, "field_expression")) {
+        TSNode member = field(fn, "field");
+        const std::string m = is(member, "template_method") ? str(field(member, "name")) : str(member);
+        if (!is_storage_accessor(m) || !is(field(fn, "argument"), "identifier")) return {};
+        const std::string base = str(field(fn, "argument"));
+        auto type = var_types_.find(base);
+        return type != var_types_.end() && type->second.find("Tensor") != std::string::npos ? base : std::string{};
+      } else {
+        return {};
+      }
+    } else {
+      return {};
+    }
+  }
+  return {};
+}
+
 std::string TsCollector::resolve(TSNode fn) const {
   if (ts_node_is_null(fn)) return {};
   std::string_view t = ts::type(fn);
@@ -72,14 +103,24 @@ bool TsCollector::call(TSNode n, const Guard& g) {
   if (is(fn, "field_expression")) {
     std::string base = root_name(field(fn, "argument"));
     const auto& params = current() >= 0 ? facts_.functions[current()].params : std::vector<std::string>{};
-    c.receiver =
-        std::find(params.begin(), params.end(), base) != params.end() ? ReceiverKind::Param : ReceiverKind::Value;
+    const auto at = std::find(params.begin(), params.end(), base);
+    c.receiver = at != params.end() ? ReceiverKind::Param : ReceiverKind::Value;
+    if (at != params.end()) c.param_index = static_cast<int>(at - params.begin());
     if (!c.method.empty() && c.method.back() == '_' && c.resolved.rfind("at::", 0) == 0) written_vars_.insert(base);
   } else if (c.resolved.find("::") != std::string::npos) {
     c.receiver = ReceiverKind::Module;
   }
   std::vector<TSNode> arg_nodes;
   for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) arg_nodes.push_back(ts_node_named_child(args, i));
+  // cudaMemset(x.data_ptr<float>(), ...): the call writes the storage of a tensor parameter.
+  if (writes_first_argument(c.resolved) && !arg_nodes.empty() && current() >= 0) {
+    const auto& params = facts_.functions[current()].params;
+    const auto at = std::find(params.begin(), params.end(), storage_root(arg_nodes.front()));
+    if (at != params.end()) {
+      c.writes_param = true;
+      c.param_index = static_cast<int>(at - params.begin());
+    }
+  }
   bool aten =
       c.resolved.rfind("at::", 0) == 0 || c.resolved.rfind("c10::", 0) == 0 || c.resolved.rfind("torch::", 0) == 0;
   for (TSNode a : arg_nodes) {
