@@ -400,3 +400,60 @@ void Extractor::decide_format() {
 }
 
 }  // namespace kgate::python::detail
+
+namespace kgate::python::detail {
+
+// How often an identifier `name` appears in the module (a function's uses as a value or callee, and
+// its own definition's name).
+size_t Extractor::identifier_uses(const std::string& name) const {
+  size_t count = 0;
+  std::vector<TSNode> stack{root_};
+  while (!stack.empty() && stack.size() < 100000) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts::is(n, "identifier")) {
+      if (ts::text(n, src_) == name) ++count;
+      continue;
+    }
+    for (TSNode c : ts::named_children(n)) stack.push_back(c);
+  }
+  return count;
+}
+
+// A parameter of a module-level helper that every call of the helper in this file fills with a tensor
+// its caller made (not an input of the harness, nor a view of one), where the helper is used only
+// through those calls and is not an entry: writing into it mutates no input (a CuTe DSL helper that
+// fills a fresh layout buffer).
+bool Extractor::param_bound_fresh(int fi, const std::string& name) {
+  if (fi < 0 || name.empty() || std::count(facts_.entries.begin(), facts_.entries.end(), fi)) return false;
+  int scope = -1;
+  for (size_t s = 0; s < scopes_.size() && scope < 0; ++s)
+    if (scopes_[s].function == fi) scope = static_cast<int>(s);
+  if (scope < 0 || scopes_[scope].class_index >= 0) return false;
+  const auto sites = call_sites_.find(fi);
+  if (sites == call_sites_.end() || sites->second.empty()) return false;
+  for (const CallSite& site : sites->second)
+    for (TSNode a : ts::named_children(site.args))
+      if (ts::is(a, "list_splat") || ts::is(a, "dictionary_splat")) return false;
+  // Its name: the definition and one callee per call, nothing else (not passed or stored as a value).
+  if (identifier_uses(facts_.functions[fi].name) != sites->second.size() + 1) return false;
+  for (const Binding& b : param_arguments(scope, name))
+    if (still_param(b.expr, b.scope) || root_kind(b.expr, b.scope) == ReceiverKind::Param) return false;
+  return true;
+}
+
+// Writes and in-place calls on a helper's parameter that param_bound_fresh clears are writes into the
+// caller's own tensor: their root is a value, not a parameter.
+void Extractor::finish_param_writes() {
+  const auto root_of = [](const std::string& text) {
+    const size_t end = text.find_first_of(".[( ");
+    return text.substr(0, end);
+  };
+  for (AttributeWrite& w : facts_.writes)
+    if (w.root == ReceiverKind::Param && param_bound_fresh(w.function, root_of(w.target))) w.root = ReceiverKind::Value;
+  for (Call& c : facts_.calls)
+    if (c.receiver == ReceiverKind::Param && param_bound_fresh(c.function, root_of(c.callee)))
+      c.receiver = ReceiverKind::Value;
+}
+
+}  // namespace kgate::python::detail
