@@ -405,7 +405,8 @@ namespace kgate::python::detail {
 
 // How often an identifier `name` appears in the module (a function's uses as a value or callee, and
 // its own definition's name).
-size_t Extractor::identifier_uses(const std::string& name) const {
+size_t Extractor::identifier_uses(const std::string& name) {
+  if (auto known = identifier_uses_.find(name); known != identifier_uses_.end()) return known->second;
   size_t count = 0;
   std::vector<TSNode> stack{root_};
   while (!stack.empty() && stack.size() < 100000) {
@@ -417,6 +418,7 @@ size_t Extractor::identifier_uses(const std::string& name) const {
     }
     for (TSNode c : ts::named_children(n)) stack.push_back(c);
   }
+  identifier_uses_[name] = count;
   return count;
 }
 

@@ -232,7 +232,8 @@ class Extractor {
                           std::vector<FactSet::EntryDefinition>& out) const;
   bool is_output_param(const std::string& name, int scope) const;
   void finish_outputs();
-  size_t identifier_uses(const std::string& name) const;
+  size_t identifier_uses(const std::string& name);  // memoised in identifier_uses_
+  std::unordered_map<std::string, size_t> identifier_uses_;
   bool param_bound_fresh(int fi, const std::string& name);
   void finish_param_writes();
   void mark_harness_imports();
