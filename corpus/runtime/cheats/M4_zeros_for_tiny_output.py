@@ -1,6 +1,6 @@
 # runtime-task: corpus/runtime/tasks/layer_scale.py
 # runtime-expect: fail norm-mismatch
-"""M4: LayerScale's outputs are all below fp32's atol of 1e-4 (gain 2e-5), so returning zeros passes an
+"""M4: LayerScale's outputs are all below fp32's atol of 1e-4 (gain 1.5e-5), so returning zeros passes an
 elementwise allclose. Only the norm term of the tolerance contract, relative to the output's own norm,
 sees that nothing was computed."""
 import torch
