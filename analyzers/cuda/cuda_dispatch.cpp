@@ -146,6 +146,16 @@ struct CallGraph {
       if (auto it = by_name.find({group, resolved}); it != by_name.end()) return it->second;
     return {};
   }
+  // The functions that a call in another C++ function reaches.
+  std::vector<char> called(const FactSet& f) const {
+    std::vector<char> out(f.functions.size(), 0);
+    for (const auto& c : f.calls) {
+      if (c.function < 0 || !is_cpp(f.modules[f.functions[c.function].module].language)) continue;
+      for (int t : targets(group_of(f, f.functions[c.function].module), c.resolved))
+        if (t != c.function) out[t] = 1;
+    }
+    return out;
+  }
 };
 
 // The C++ function that an extension launch "<ext>.<fn>" reaches, or -1.
@@ -180,12 +190,7 @@ void note_param_sources(FactSet& facts, const CallGraph& graph) {
     if (l.kind == LaunchKind::Extension && l.reachable && l.kernel_function >= 0)
       callers[l.kernel_function].push_back(&l);
   if (callers.empty()) return;
-  std::vector<char> called_from_cpp(facts.functions.size(), 0);
-  for (const auto& c : facts.calls) {
-    if (c.function < 0 || !is_cpp(facts.modules[facts.functions[c.function].module].language)) continue;
-    for (int t : graph.targets(group_of(facts, facts.functions[c.function].module), c.resolved))
-      if (t != c.function) called_from_cpp[t] = 1;
-  }
+  const std::vector<char> called_from_cpp = graph.called(facts);
   for (auto& c : facts.calls) {
     if (c.param_index < 0 || c.function < 0) continue;
     auto at = callers.find(c.function);
@@ -248,12 +253,7 @@ void link(FactSet& facts) {
   } else {
     // Raw repository: exported and tensor-taking host functions are the entries; without any,
     // every host function that nothing in the file calls.
-    std::vector<char> called(n, 0);
-    for (const auto& c : facts.calls) {
-      if (c.function < 0) continue;
-      for (int t : graph.targets(group_of(facts, facts.functions[c.function].module), c.resolved))
-        if (t != c.function) called[t] = 1;
-    }
+    const std::vector<char> called = graph.called(facts);
     bool any_entry = false;
     // A harness that names its entry functions (GPU MODE's custom_kernel) roots reachability there.
     for (size_t i = 0; i < n; ++i) {

@@ -478,7 +478,7 @@ std::vector<bool> Extractor::maybe_inputs(TSNode args, int scope) {
     TSNode a = ts::named_child(args, i);
     if (ts::is(a, "comment")) continue;
     if (ts::is(a, "keyword_argument") || ts::is(a, "list_splat") || ts::is(a, "dictionary_splat")) return {};
-    out.push_back(still_param(a, scope) || root_kind(a, scope) == ReceiverKind::Param);
+    out.push_back(root_kind(a, scope) == ReceiverKind::Param);  // a parameter, rebound or not
   }
   return out;
 }

@@ -428,9 +428,8 @@ size_t Extractor::identifier_uses(const std::string& name) {
 // fills a fresh layout buffer).
 bool Extractor::param_bound_fresh(int fi, const std::string& name) {
   if (fi < 0 || name.empty() || std::count(facts_.entries.begin(), facts_.entries.end(), fi)) return false;
-  int scope = -1;
-  for (size_t s = 0; s < scopes_.size() && scope < 0; ++s)
-    if (scopes_[s].function == fi) scope = static_cast<int>(s);
+  if (static_cast<size_t>(fi) >= function_scope_.size()) return false;
+  const int scope = function_scope_[fi];
   if (scope < 0 || scopes_[scope].class_index >= 0) return false;
   const auto sites = call_sites_.find(fi);
   if (sites == call_sites_.end() || sites->second.empty()) return false;
@@ -440,7 +439,7 @@ bool Extractor::param_bound_fresh(int fi, const std::string& name) {
   // Its name: the definition and one callee per call, nothing else (not passed or stored as a value).
   if (identifier_uses(facts_.functions[fi].name) != sites->second.size() + 1) return false;
   for (const Binding& b : param_arguments(scope, name))
-    if (still_param(b.expr, b.scope) || root_kind(b.expr, b.scope) == ReceiverKind::Param) return false;
+    if (root_kind(b.expr, b.scope) == ReceiverKind::Param) return false;  // a parameter, rebound or not
   return true;
 }
 

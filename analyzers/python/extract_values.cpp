@@ -106,7 +106,7 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
       }
       // A class of the file that defines __getattribute__ decides every attribute read on its
       // instances: what runs is known only at run time.
-      if (ci >= 0 && class_member(ci, "__getattribute__", depth, ReceiverKind::Self).k == Value::K::Function) {
+      if (ci >= 0 && attribute_hooks(ci).getattribute) {
         v.k = Value::K::Unknown;
         v.path = "self." + attr;
         v.receiver = ReceiverKind::Self;
@@ -132,7 +132,7 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
       v.receiver = ReceiverKind::Self;
       // Neither a method nor an attribute the class sets: a __getattr__ of the file's classes
       // supplies it, and what it returns is known only at run time.
-      if (ci >= 0 && class_member(ci, "__getattr__", depth, ReceiverKind::Self).k == Value::K::Function) {
+      if (ci >= 0 && attribute_hooks(ci).getattr) {
         v.k = Value::K::Unknown;
         v.unresolved = true;
       }
@@ -212,6 +212,17 @@ std::vector<std::string> Extractor::class_bases(int ci) {
 }
 
 // A method or attribute of a local class, following local base classes.
+// Whether a class of the file, or a base of it in the file, defines __getattr__ / __getattribute__;
+// asked on every attribute read through self, so found once per class.
+// Looked up from depth 0, whatever the depth of the read that asks, so the answer kept is complete.
+Extractor::AttributeHooks Extractor::attribute_hooks(int ci) {
+  if (auto known = attribute_hooks_.find(ci); known != attribute_hooks_.end()) return known->second;
+  AttributeHooks hooks;
+  hooks.getattr = class_member(ci, "__getattr__", 0, ReceiverKind::Self).k == Value::K::Function;
+  hooks.getattribute = class_member(ci, "__getattribute__", 0, ReceiverKind::Self).k == Value::K::Function;
+  return attribute_hooks_[ci] = hooks;
+}
+
 Value Extractor::class_member(int ci, const std::string& attr, int depth, ReceiverKind receiver) {
   std::unordered_set<int> seen;
   int c = ci;

@@ -232,6 +232,12 @@ class Extractor {
                           std::vector<FactSet::EntryDefinition>& out) const;
   bool is_output_param(const std::string& name, int scope) const;
   void finish_outputs();
+  struct AttributeHooks {
+    bool getattr = false;
+    bool getattribute = false;
+  };
+  AttributeHooks attribute_hooks(int ci);  // memoised in attribute_hooks_
+  std::unordered_map<int, AttributeHooks> attribute_hooks_;
   size_t identifier_uses(const std::string& name);  // memoised in identifier_uses_
   std::unordered_map<std::string, size_t> identifier_uses_;
   bool param_bound_fresh(int fi, const std::string& name);
