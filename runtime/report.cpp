@@ -1,4 +1,4 @@
-// A run's report, for machines (JSON, the CLI contract of docs/notes/runtime-process.md) and for people.
+// A run's report, for machines (JSON, the CLI contract of docs/runtime.md) and for people.
 #include <iomanip>
 #include <ostream>
 

@@ -31,7 +31,7 @@ constexpr std::string_view verdict_name(Verdict v) {
   return "error";
 }
 
-// Why a case did not pass. id is one of the stable reason ids (docs/notes/runtime-process.md lists them: mismatch,
+// Why a case did not pass. id is one of the stable reason ids (docs/runtime.md lists them: mismatch,
 // input-mutated, output-aliases-input, crashed, timeout, sandbox-violation, ...); message is for people.
 struct Reason {
   std::string id;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs `kgate run` on one annotated runtime candidate and checks the verdict it must get.
 
-The candidate's first lines say what is expected (corpus/runtime/README and docs/notes/runtime-process.md):
+The candidate's first lines say what is expected (corpus/runtime/README and docs/runtime.md):
   # runtime-task: <task dir, task.yaml or bare KernelBench .py, relative to the repo root>
   # runtime-expect: <verdict> [<reason id>]
   # runtime-expect-message: <text the reason's message must contain>   (optional)

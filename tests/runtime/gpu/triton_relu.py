@@ -1,6 +1,6 @@
 # runtime-task: corpus/runtime/sandbox/task_relu.py
 # runtime-expect: pass
-# Honest Triton candidate: Triton's JIT runs ptxas and a C compiler; see docs/notes/runtime-process.md (Triton).
+# Honest Triton candidate: Triton's JIT runs ptxas and a C compiler; see docs/runtime.md (Triton).
 import torch
 import torch.nn as nn
 import triton
