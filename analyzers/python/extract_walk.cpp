@@ -7,6 +7,31 @@
 #include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python::detail {
+namespace {
+
+// The leftmost operand of an attribute/subscript/call chain (`x` of `x.view(-1)[0].t()`). A call of a
+// plain function (`f(x).y`) is a root of its own: with through_plain_calls its function name is the
+// root, without it there is none (a null node).
+TSNode chain_root(TSNode expr, bool through_plain_calls) {
+  TSNode n = expr;
+  for (int guard = 0; guard < 64; ++guard) {
+    if (ts::is(n, "attribute")) {
+      n = ts::field(n, "object");
+    } else if (ts::is(n, "subscript")) {
+      n = ts::field(n, "value");
+    } else if (ts::is(n, "call")) {
+      n = ts::field(n, "function");
+      if (!through_plain_calls && !ts::is(n, "attribute")) return TSNode{};
+    } else if (ts::is(n, "parenthesized_expression")) {
+      n = ts::named_child(n, 0);
+    } else {
+      break;
+    }
+  }
+  return n;
+}
+
+}  // namespace
 
 Diagnostic Extractor::input_diag(const std::string& rule, const std::string& message, Span span) {
   Diagnostic d;
@@ -252,19 +277,7 @@ void Extractor::walk_target_parts(TSNode target, int scope, const Guard& guard) 
 
 // Which kind of thing the leftmost name of an expression chain is.
 ReceiverKind Extractor::root_kind(TSNode expr, int scope) {
-  TSNode n = expr;
-  for (int guard = 0; guard < 64; ++guard) {
-    if (ts::is(n, "attribute"))
-      n = ts::field(n, "object");
-    else if (ts::is(n, "subscript"))
-      n = ts::field(n, "value");
-    else if (ts::is(n, "call"))
-      n = ts::field(n, "function");
-    else if (ts::is(n, "parenthesized_expression"))
-      n = ts::named_child(n, 0);
-    else
-      break;
-  }
+  TSNode n = chain_root(expr, true);
   if (!ts::is(n, "identifier")) return ts::is(n, "string") ? ReceiverKind::Literal : ReceiverKind::Value;
   // `v = x.view(-1)`, `head = x[:4]`: a local bound once to a view of a parameter is that parameter's
   // memory, so an in-place write through it writes the parameter.
@@ -350,21 +363,7 @@ ReceiverKind Extractor::root_kind_depth(TSNode expr, int scope, int depth) {
 }
 
 std::string Extractor::root_name(TSNode expr) const {
-  TSNode n = expr;
-  for (int guard = 0; guard < 64; ++guard) {
-    if (ts::is(n, "attribute"))
-      n = ts::field(n, "object");
-    else if (ts::is(n, "subscript"))
-      n = ts::field(n, "value");
-    else if (ts::is(n, "call")) {
-      TSNode f = ts::field(n, "function");
-      if (!ts::is(f, "attribute")) return {};
-      n = ts::field(f, "object");
-    } else if (ts::is(n, "parenthesized_expression"))
-      n = ts::named_child(n, 0);
-    else
-      break;
-  }
+  TSNode n = chain_root(expr, false);
   return ts::is(n, "identifier") ? std::string(ts::text(n, src_)) : std::string{};
 }
 
