@@ -175,6 +175,8 @@ Table call_table() {
       {"unresolved_dynamic", [](const FactSet& f, size_t i) { return b(f.calls[i].unresolved_dynamic); }},
       {"instance_call", [](const FactSet& f, size_t i) { return b(f.calls[i].instance_call); }},
       {"local_target", [](const FactSet& f, size_t i) { return b(f.calls[i].local_target); }},
+      // C++: a call of a function the harness's own header defines for its reference or checker.
+      {"harness_reference", [](const FactSet& f, size_t i) { return b(f.calls[i].harness_reference); }},
       {"string_args", [](const FactSet& f, size_t i) { return FieldValue{f.calls[i].string_args}; }},
       {"positional_args",
        [](const FactSet& f, size_t i) { return FieldValue{static_cast<int64_t>(f.calls[i].positional_args)}; }},

@@ -138,8 +138,11 @@ struct Call {
   // every one passes a tensor the caller made or its module state; empty when unknown (no Python
   // caller, or arguments that cannot be mapped).
   std::string param_source;
-  std::vector<std::string> string_args;     // folded constant string arguments
-  int positional_args = 0;                  // how many positional arguments are written (Python calls)
+  std::vector<std::string> string_args;  // folded constant string arguments
+  int positional_args = 0;               // how many positional arguments are written (Python calls)
+  // C++: a plain call of a function that the file's harness defines for its reference or checker
+  // (HarnessProfile::reference_functions), not one the file defines itself.
+  bool harness_reference = false;
   std::vector<std::string> keywords;        // keyword argument names
   std::vector<std::string> keyword_values;  // resolved keyword values, same order ("torch.float16")
   int function = -1;                        // enclosing function

@@ -188,6 +188,7 @@ Result<HarnessSet> load_harnesses(const std::filesystem::path& dir) {
       p.imports_forbidden = strings_at(doc.at("imports"), "forbidden");
     }
     p.reference_files = strings_at(doc, "reference_files");
+    p.reference_functions = strings_at(doc, "reference_functions");
     const std::string without = doc.at("without_entry").get<std::string>();
     p.without_entry = without == "not-a-submission" ? WithoutEntry::NotASubmission
                       : without == "judged"         ? WithoutEntry::Judged

@@ -56,6 +56,9 @@ struct HarnessProfile {
   std::vector<std::string> imports_allowed;    // module globs
   std::vector<std::string> imports_forbidden;  // module globs
   std::vector<std::string> reference_files;    // file-name globs
+  // C++: functions the harness's headers define for its reference or checker (GPU MODE's
+  // reference.cuh: reference, generate_input, check_implementation); a call of one is Call::harness_reference.
+  std::vector<std::string> reference_functions;
   WithoutEntry without_entry = WithoutEntry::Unjudged;
   // contract: the files beside a candidate whose dtypes give the task's dtype contract (reference.py),
   // and the harness's own default when none is there (KernelBench runs fp32 unless told otherwise).

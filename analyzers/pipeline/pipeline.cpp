@@ -77,6 +77,14 @@ void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoi
     im.harness_allowed = profile->allows_import(name);
     im.harness_forbidden = !im.harness_allowed && profile->forbids_import(name);
   }
+  // A header the harness provides for the types may define its reference too (GPU MODE's first
+  // reference.cuh): a plain call of one of those functions, not defined here, reaches for it.
+  const auto& named = profile->reference_functions;
+  for (Call& c : facts.calls)
+    c.harness_reference = c.receiver == ReceiverKind::None &&
+                          std::find(named.begin(), named.end(), c.callee) != named.end() &&
+                          std::none_of(facts.functions.begin(), facts.functions.end(),
+                                       [&](const Function& f) { return f.name == c.callee; });
   for (const auto& extra : choice.extra_entry_functions) facts.cpp_entry_functions.push_back(extra);
   for (const auto& name : facts.cpp_entry_functions)
     facts.harness_entry += (facts.harness_entry.empty() ? "" : " or ") + name;

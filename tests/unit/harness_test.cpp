@@ -43,8 +43,8 @@ std::string selected(const ModuleOutline& outline, std::string_view forced = {})
 }
 
 TEST(HarnessProfiles, EveryProfileLoads) {
-  const std::vector<std::string> want = {"gpumode",          "kernelbench",     "model-entry",
-                                         "operator-library", "output-argument", "repository"};
+  const std::vector<std::string> want = {"gpumode",          "gpumode-cuda-legacy", "kernelbench", "model-entry",
+                                         "operator-library", "output-argument",     "repository"};
   EXPECT_EQ(profiles().names(), want);
 }
 
@@ -67,6 +67,13 @@ TEST(HarnessProfiles, RecognisesEachHarness) {
   EXPECT_EQ(selected(cu), "gpumode");
   cu.includes = {"../include/task.h"};
   EXPECT_EQ(selected(cu), "gpumode");
+  // GPU MODE's first CUDA layout: the types in reference.cuh, the entry submission(data).
+  cu.includes = {"reference.cuh"};
+  EXPECT_EQ(selected(cu), "repository");  // the header alone: no entry of that harness
+  cu.functions = {"submission"};
+  EXPECT_EQ(selected(cu), "gpumode-cuda-legacy");
+  cu.includes = {"task.h", "reference.cuh"};
+  EXPECT_EQ(selected(cu), "gpumode");  // task.h holds the types: reference.cuh is the checker's
   EXPECT_EQ(selected(python({}, {"helper"}), "model-entry"), "model-entry");  // forced
   EXPECT_EQ(selected(python({}, {"helper"}), "no-such-profile"), "none");
 }
@@ -81,6 +88,13 @@ TEST(HarnessProfiles, ImportsAndReferenceFiles) {
   EXPECT_FALSE(gpumode->forbids_import("utils.h"));  // C++ helpers, not the checker
   EXPECT_TRUE(gpumode->names_reference("reference.py"));
   EXPECT_FALSE(gpumode->names_reference("submission.py"));
+  EXPECT_TRUE(gpumode->reference_functions.empty());
+  const HarnessProfile* legacy = profiles().find("gpumode-cuda-legacy");
+  ASSERT_NE(legacy, nullptr);
+  EXPECT_TRUE(legacy->allows_import("reference.cuh"));  // its types live there
+  EXPECT_TRUE(legacy->forbids_import("eval.cu"));
+  const std::vector<std::string> checker = {"reference", "ref_kernel", "generate_input", "check_implementation"};
+  EXPECT_EQ(legacy->reference_functions, checker);
   const HarnessProfile* output = profiles().find("output-argument");
   ASSERT_NE(output, nullptr);
   EXPECT_TRUE(output->output_parameter("output"));
