@@ -159,18 +159,48 @@ def stage_files(task_dir, stage_dir):
     return missing
 
 
+# The shape symbol that tells apart tests whose integer arguments are all equal (GPU MODE's trimul runs
+# one size and seed under two distributions): the test's place among such tests.
+VARIANT = "kgate_variant"
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def test_sets(task_dir, key="tests"):
-    """task.yml's `tests:` (or `benchmarks:`) argument sets: each a dict of ints. Other values are not
-    shape symbols."""
+    """task.yml's `tests:` (or `benchmarks:`) as (integers, others) pairs. The integer arguments are the
+    judge's shape symbols; the others (booleans, strings, lists, None: trimul's `nomask` and
+    `distribution`, cholesky's `case`) ride along with them and reach generate_input unchanged."""
     sets = []
     for test in _task_yml(task_dir).get(key, []) or []:
         if not isinstance(test, dict):
             continue
-        ints = {str(k): v for k, v in test.items() if isinstance(v, int) and not isinstance(v, bool)}
-        if len(ints) != len(test):
-            raise ValueError(f"task.yml {key[:-1]} {test}: only integer arguments are supported")
-        sets.append(ints)
+        ints = {str(k): v for k, v in test.items() if _is_int(v)}
+        others = {str(k): v for k, v in test.items() if not _is_int(v)}
+        sets.append((ints, others))
     return sets
+
+
+def _key(ints):
+    return json.dumps(ints, sort_keys=True)
+
+
+def _tell_apart(pairs):
+    """The pairs with VARIANT added to the integers where two of them share every integer (0 for the
+    first of such a group, 1 for the next, ...); a task whose tests never do keeps its symbols as they are."""
+    seen = {}
+    for ints, _ in pairs:
+        seen[_key(ints)] = seen.get(_key(ints), 0) + 1
+    if all(n == 1 for n in seen.values()):
+        return pairs
+    count = {}
+    out = []
+    for ints, others in pairs:
+        k = _key(ints)
+        out.append(({**ints, VARIANT: count.get(k, 0)}, others))
+        count[k] = count.get(k, 0) + 1
+    return out
 
 
 def _bytes_of(t):
@@ -239,24 +269,34 @@ def _output_leaves(ref_kernel, data):
 def make_adapter(reference, task_dir, module_name):
     """A module with the judge's interface over a loaded GPU MODE reference."""
     adapter = types.ModuleType(module_name + "_gpumode")
-    sets = test_sets(task_dir)
-    if not sets:
+    pairs = _tell_apart(test_sets(task_dir) + test_sets(task_dir, "benchmarks"))
+    n_tests = len(test_sets(task_dir))
+    if not n_tests:
         raise ImportError(f"{task_dir}/task.yml lists no tests: a GPU MODE task needs at least one argument set")
+    sets = [ints for ints, _ in pairs[:n_tests]]
     names = sorted(sets[0])
     for name in names:
         setattr(adapter, name, sets[0][name])
-    benchmarks = [b for b in test_sets(task_dir, "benchmarks") if sorted(b) == names]
+    benchmarks = [ints for ints, _ in pairs[n_tests:] if sorted(ints) == names]
+    # The other arguments of each argument set, by its integers (the first set's where the judge's
+    # symbols name none of task.yml's sets).
+    others = {}
+    for ints, rest in pairs:
+        others.setdefault(_key(ints), rest)
     adapter.__kgate_gpumode__ = {"tests": sets, "benchmarks": benchmarks, "names": names}
     specs = {}
 
     def arguments():
-        return {name: getattr(adapter, name) for name in names}
+        ints = {name: getattr(adapter, name) for name in names}
+        args = {**others.get(_key(ints), pairs[0][1]), **ints}
+        args.pop(VARIANT, None)
+        return args
 
     def draw():
         return reference.generate_input(**arguments())
 
     def spec_json():
-        key = json.dumps(arguments(), sort_keys=True)
+        key = json.dumps(arguments(), sort_keys=True, default=repr)
         if key not in specs:
             data = draw()
             outputs = _output_leaves(reference.ref_kernel, data)
