@@ -173,6 +173,20 @@ Task with_generalization_shapes(const Task& task, py::module_& helper, py::objec
   }
   report.derived_hidden_shapes = derived.hidden_shapes;
   report.derived_from = sets.value("origin", std::string("the reference's globals"));
+  // A GPU MODE task's check_implementation names its tolerance: it replaces the judge's default for
+  // every dtype, and the norm check keeps the default's ratio to rtol.
+  if (sets.contains("tolerance")) {
+    const double rtol = sets.at("tolerance").at("rtol").get<double>();
+    const double atol = sets.at("tolerance").at("atol").get<double>();
+    for (const DType d : derived.dtypes) {
+      const Tolerance base = default_tolerance(d);
+      derived.tolerance[d] = {atol, rtol, base.rtol > 0.0 ? rtol * (base.norm_rtol / base.rtol) : 0.1 * rtol};
+    }
+    std::ostringstream note;
+    note << "tolerance from the task's check_implementation: rtol " << rtol << ", atol " << atol
+         << " (every dtype)";
+    report.reference_notes.push_back(note.str());
+  }
   return derived;
 }
 

@@ -331,13 +331,38 @@ def io_bytes(adapter):
     return sum(nbytes(t) for t in inputs), nbytes(out) if isinstance(out, torch.Tensor) else None
 
 
+def task_tolerance(reference):
+    """{"rtol", "atol"} that the task's check_implementation compares with, where it is GPU MODE's
+    make_match_reference(ref_kernel, rtol=..., atol=...) (read from the closure it returns; a value it
+    leaves out is match_reference's default); None for any other checker, or one with neither."""
+    check = getattr(reference, "check_implementation", None)
+    code = getattr(check, "__code__", None)
+    if code is None or not check.__closure__:
+        return None
+    cells = dict(zip(code.co_freevars, check.__closure__))
+    try:
+        kwargs = cells["kwargs"].cell_contents
+    except (KeyError, ValueError):
+        return None
+    if not isinstance(kwargs, dict) or not {"rtol", "atol"} & kwargs.keys():
+        return None
+    try:
+        return {"rtol": float(kwargs.get("rtol", 1e-5)), "atol": float(kwargs.get("atol", 1e-8))}
+    except (TypeError, ValueError):
+        return None
+
+
 def shape_sets(adapter):
     """The judge's shape sets for a GPU MODE task: task.yml's first test public; the other tests and the
     first benchmark hidden (GPU MODE checks its benchmark sizes too, and a kernel that is right only
-    below some size shows there)."""
+    below some size shows there). With them, the task's own tolerance where check_implementation says it."""
     facts = adapter.__kgate_gpumode__
     hidden = facts["tests"][1:] + facts["benchmarks"][:1]
-    return json.dumps({"public": facts["tests"][0], "hidden": hidden, "origin": "task.yml tests and first benchmark"})
+    sets = {"public": facts["tests"][0], "hidden": hidden, "origin": "task.yml tests and first benchmark"}
+    tolerance = task_tolerance(adapter.__kgate_reference__)
+    if tolerance:
+        sets["tolerance"] = tolerance
+    return json.dumps(sets)
 
 
 def add_to_path(directory):
