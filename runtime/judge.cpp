@@ -101,12 +101,13 @@ ArenaSize arena_size_for(const Task& task, py::module_& helper, py::object& refe
   return size;
 }
 
-// The kernels the submission defines (CUDA __global__ and @triton.jit functions), from the static gate's
-// facts (the tree-sitter engines: what the judge trusts does not depend on the optional Clang part).
-std::vector<std::string> candidate_kernel_names(const std::filesystem::path& submission) {
+// What the judge takes from the static gate's facts about the submission (the tree-sitter engines: what
+// the judge trusts does not depend on the optional Clang part): the kernels it defines (CUDA __global__
+// and @triton.jit functions) and its harness profile.
+FileResult candidate_facts(const std::filesystem::path& submission) {
   AnalysisContext context;
   context.cpp_engine = "tree-sitter";
-  return analyze_file(submission.string(), context).kernels;
+  return analyze_file(submission.string(), context);
 }
 
 // One judge at a time runs cases and times on a GPU: another process's kernels would stretch this one's
@@ -183,8 +184,7 @@ Task with_generalization_shapes(const Task& task, py::module_& helper, py::objec
       derived.tolerance[d] = {atol, rtol, base.rtol > 0.0 ? rtol * (base.norm_rtol / base.rtol) : 0.1 * rtol};
     }
     std::ostringstream note;
-    note << "tolerance from the task's check_implementation: rtol " << rtol << ", atol " << atol
-         << " (every dtype)";
+    note << "tolerance from the task's check_implementation: rtol " << rtol << ", atol " << atol << " (every dtype)";
     report.reference_notes.push_back(note.str());
   }
   return derived;
@@ -360,7 +360,10 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
     judge.set_clock(&clock);
     judge.set_expected_output_bytes(sized.output_bytes);
     judge.set_cuda_arena_handle(cuda_handle);
-    judge.set_candidate_kernels(candidate_kernel_names(submission));
+    const FileResult facts = candidate_facts(submission);
+    judge.set_candidate_kernels(facts.kernels);
+    // A KernelBench-style task run by a submission of the output-argument harness (solve(x, out, N)).
+    if (entry == "model" && facts.harness == "output-argument") entry = "output-argument";
     judge.set_candidate_entry(entry, {stage_dir.string()});
     Answer loaded = judge.start_and_load(submission);
     if (!loaded.ok) {

@@ -294,7 +294,11 @@ Answer Judge::build_models(py::module_& helper, py::object& reference, const Sha
     const std::uint64_t init_seed = secret_u64() >> 1;
     py::tuple built = helper.attr("build_reference")(reference, init_seed, dtype_text, options_.device);
     model = built[0];
-    const std::string init_inputs = built[1].cast<std::string>();
+    // An output-argument candidate is built from the output it must write and the task's sizes instead.
+    const std::string init_inputs =
+        entry_ == "output-argument"
+            ? helper.attr("output_argument_init")(reference, model, dtype_text, options_.device).cast<std::string>()
+            : built[1].cast<std::string>();
     json request{{"op", "build"}, {"init_seed", init_seed}, {"init_inputs", init_inputs}, {"dtype", dtype_text}};
     if (options_.redraw_parameters) {
       redraw_plan = helper.attr("redraw_plan_json")(model).cast<std::string>();

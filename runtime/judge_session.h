@@ -97,7 +97,8 @@ class Judge {
 
   void set_cuda_arena_handle(std::string handle) { cuda_arena_handle_ = std::move(handle); }
   void set_candidate_kernels(std::vector<std::string> names) { kernels_ = std::move(names); }
-  // How the worker enters the submission ("model": ModelNew, else Model; "custom_kernel": GPU MODE), and
+  // How the worker enters the submission ("model": ModelNew, else Model; "custom_kernel": GPU MODE;
+  // "output-argument": solve or solution, writing the output buffer it is given), and
   // the directories the harness puts beside it (a GPU MODE problem's staged task.py and utils.py).
   void set_candidate_entry(std::string entry, std::vector<std::string> paths) {
     entry_ = std::move(entry);

@@ -171,6 +171,20 @@ def io_bytes(module, init_seed):
             return total, None
 
 
+def output_argument_init(module, model, dtype_name, device):
+    """The init inputs of an output-argument candidate (kgate_output_argument.Entry) at the module's current
+    shape globals, as JSON: the reference's output shape and dtype, found on the meta device (no memory),
+    else by one call of the built reference on get_inputs(), and the reference's sizes."""
+    import kgate_output_argument
+    try:
+        with torch.device("meta"), torch.no_grad():
+            inputs = [t.to(_DTYPES[dtype_name]) if t.is_floating_point() else t for t in module.get_inputs()]
+            out = _one_tensor(module.Model(*module.get_init_inputs())(*inputs))
+    except Exception:  # noqa: BLE001 - an op without a meta kernel: one real call instead
+        out = run_reference(model, input_structure(module, 0, dtype_name, device))
+    return json.dumps([kgate_output_argument.output_spec(module, out, _DTYPES[dtype_name])])
+
+
 def io_bytes_json(module, init_seed):
     return json.dumps(list(io_bytes(module, init_seed)))
 

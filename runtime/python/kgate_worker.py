@@ -1,6 +1,6 @@
 """The worker's Python half: routes load_inline/load to the judge's compile cache, imports the candidate
-under a private module name, builds its entry (ModelNew, Model or GPU MODE's custom_kernel), calls it,
-and gathers the facts about its output. Runs in the sandboxed worker, next to untrusted code: the judge
+under a private module name, builds its entry (ModelNew, Model, GPU MODE's custom_kernel, an
+output-argument solve), calls it, and gathers the facts about its output. Runs in the sandboxed worker, next to untrusted code: the judge
 re-checks everything it can from the arena."""
 import base64
 import importlib.machinery
@@ -114,7 +114,8 @@ def install_compile_hook(read_fd, write_fd):
 def import_candidate(path, module_name, entry="model", paths=()):
     """Imports the submission and returns its entry as a factory of modules over the inputs: for entry
     "model" its ModelNew class (KernelBench), else its Model (harnesses that keep the reference's class
-    name); for "custom_kernel" GPU MODE's function wrapped by kgate_gpumode.Entry. `paths`: directories
+    name); for "custom_kernel" GPU MODE's function wrapped by kgate_gpumode.Entry; for "output-argument"
+    its solve (or solution) wrapped by kgate_output_argument.Entry. `paths`: directories
     the harness puts beside the submission (a GPU MODE problem's task.py and utils.py)."""
     for directory in paths:
         if directory not in sys.path:
@@ -134,6 +135,9 @@ def import_candidate(path, module_name, entry="model", paths=()):
     if entry == "custom_kernel":
         import kgate_gpumode
         return kgate_gpumode.candidate_entry(module)
+    if entry == "output-argument":
+        import kgate_output_argument
+        return kgate_output_argument.candidate_entry(module)
     for name in ("ModelNew", "Model"):
         if isinstance(getattr(module, name, None), type):
             return getattr(module, name)
@@ -146,11 +150,18 @@ def build(factory, init_seed, init_inputs_json, dtype_name, device):
     return cast_model(model, dtype_name, device)
 
 
-def prepare_call(model, inputs):
-    """What the call takes, made before the traced and timed window: for a GPU MODE entry (exactly the
-    runtime's own class) its data with fresh output buffers; otherwise the inputs as they are."""
+def _runtime_entry(model):
+    """Whether the model is exactly one of the runtime's own entry classes (a GPU MODE or output-argument
+    function wrapped by the runtime), never a subclass the candidate made."""
     import kgate_gpumode
-    if type(model) is kgate_gpumode.Entry:
+    import kgate_output_argument
+    return type(model) in (kgate_gpumode.Entry, kgate_output_argument.Entry)
+
+
+def prepare_call(model, inputs):
+    """What the call takes, made before the traced and timed window: for a GPU MODE or output-argument
+    entry its data with fresh output buffers; otherwise the inputs as they are."""
+    if _runtime_entry(model):
         # Entry.prepare is the runtime's own code on the task's data: no candidate code runs in it.
         return _harness_step("preparing the call's data", model.prepare, list(inputs))
     return inputs
@@ -160,9 +171,8 @@ def call(model, prepared):
     """forward on the inputs (or a GPU MODE entry's function on its prepared data). No synchronize here:
     on CUDA the worker records the end of the call on the stream, synchronizes the device and records it
     again (runtime/cuda/gpu_timer.h)."""
-    import kgate_gpumode
     with torch.no_grad():
-        out = model.call_prepared(prepared) if type(model) is kgate_gpumode.Entry else model(*prepared)
+        out = model.call_prepared(prepared) if _runtime_entry(model) else model(*prepared)
     if isinstance(out, (tuple, list)) and len(out) == 1:
         out = out[0]
     if not isinstance(out, torch.Tensor):
