@@ -84,7 +84,7 @@ StorageRange storage_range_of(const at::Tensor& t) {
   return {begin, begin + static_cast<std::uintptr_t>((last + 1) * static_cast<std::int64_t>(t.element_size()))};
 }
 
-std::optional<Reason> check_output_plain(const OutputFacts& facts) {
+std::optional<Reason> check_output_plain(const OutputFacts& facts, bool reference_contiguous) {
   if (!facts.exact_tensor_type) {
     return Reason{"output-not-plain", "the output is a subclass of torch.Tensor, not a plain tensor"};
   }
@@ -96,7 +96,10 @@ std::optional<Reason> check_output_plain(const OutputFacts& facts) {
     for (const auto& name : facts.overridden_methods) names += (names.empty() ? "" : ", ") + name;
     return Reason{"output-not-plain", "the output overrides tensor methods: " + names};
   }
-  if (!facts.is_contiguous) return Reason{"not-contiguous", "the output is not a dense contiguous tensor"};
+  if (!facts.is_contiguous && (reference_contiguous || !facts.is_dense))
+    return Reason{"not-contiguous", reference_contiguous
+                                        ? "the output is not contiguous, and the reference's output is"
+                                        : "the output is not a dense tensor (its elements overlap or leave gaps)"};
   if (!facts.owns_storage_exactly) {
     return Reason{"output-not-plain", "the output is a view into a larger storage, not a tensor with its own storage"};
   }

@@ -28,9 +28,14 @@ struct OutputFacts {
   bool is_contiguous;
   bool owns_storage_exactly;  // storage offset 0 and storage nbytes == numel * itemsize
   StorageRange storage;
+  // Non-overlapping and dense in some order of its dimensions (contiguous, or column-major as
+  // torch.linalg returns its factors): every element written, no element twice.
+  bool is_dense = false;
 };  // gathered by the worker
 
-std::optional<Reason> check_output_plain(const OutputFacts&);
+// A plain tensor of its own. Its layout must be contiguous where the reference's output is; where the
+// reference returns another dense layout (torch.linalg's column-major factors), any dense layout is plain.
+std::optional<Reason> check_output_plain(const OutputFacts&, bool reference_contiguous = true);
 std::optional<Reason> check_aliasing(const StorageRange& output, const std::vector<StorageRange>& inputs);
 std::optional<Reason> check_inputs_unchanged(const std::vector<at::Tensor>& before,
                                              const std::vector<at::Tensor>& after);

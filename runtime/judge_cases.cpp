@@ -278,6 +278,7 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
   facts.overridden_methods = facts_json.value("overridden_methods", std::vector<std::string>{});
   facts.has_torch_function_override = facts_json.value("has_torch_function_override", true);
   facts.is_contiguous = facts_json.value("is_contiguous", false);
+  facts.is_dense = facts_json.value("is_dense", false);
   facts.owns_storage_exactly = facts_json.value("owns_storage_exactly", false);
   facts.storage = {facts_json.value("storage_begin", std::uintptr_t{0}),
                    facts_json.value("storage_end", std::uintptr_t{0})};
@@ -286,8 +287,7 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
   for (const auto& r : body.value("input_ranges", json::array()))
     input_ranges.push_back({r.at(0).get<std::uintptr_t>(), r.at(1).get<std::uintptr_t>()});
   if (auto reason = check_aliasing(facts.storage, input_ranges)) return fail(*reason);
-  if (auto reason = check_output_plain(facts)) return fail(*reason);
-  if (!facts.is_contiguous) return fail({"not-contiguous", "the output is not contiguous"});
+  if (auto reason = check_output_plain(facts, expected.is_contiguous())) return fail(*reason);
   std::vector<at::Tensor> after;
   for (const auto& slot : slots) after.push_back(*slot_view(arena_, slot));  // read only, before the next call
   if (auto reason = check_inputs_unchanged(originals, after)) return fail(*reason);

@@ -180,6 +180,17 @@ def call(model, prepared):
     return out
 
 
+def _dense(t):
+    """Non-overlapping and dense in some order of the dimensions: sorted by stride, each stride is the
+    product of the sizes below it (a contiguous or column-major tensor; not an expanded or sliced one)."""
+    step = 1
+    for stride, size in sorted((s, n) for s, n in zip(t.stride(), t.shape) if n != 1):
+        if stride != step:
+            return False
+        step *= size
+    return True
+
+
 def _overridden_methods(value):
     names = set(vars(value).keys()) if hasattr(value, "__dict__") else set()
     for klass in type(value).__mro__:
@@ -203,6 +214,7 @@ def output_facts(out):
         "overridden_methods": _overridden_methods(out),
         "has_torch_function_override": bool(overrides),
         "is_contiguous": out.is_contiguous(),
+        "is_dense": _dense(out),
         "owns_storage_exactly": out.storage_offset() == 0 and storage.nbytes() == out.numel() * out.element_size(),
         "storage_begin": begin,
         "storage_end": begin + storage.nbytes(),

@@ -31,9 +31,24 @@ TEST(OutputPlain, SubclassOverridesAndViewsFail) {
   auto strided = plain_facts();
   strided.is_contiguous = false;
   EXPECT_EQ(check_output_plain(strided)->id, "not-contiguous");
+  strided.is_dense = true;  // column-major, say: not the contiguous layout the reference returns
+  EXPECT_EQ(check_output_plain(strided)->id, "not-contiguous");
   auto view = plain_facts();
   view.owns_storage_exactly = false;
   EXPECT_EQ(check_output_plain(view)->id, "output-not-plain");
+}
+
+// torch.linalg's factors come column-major: a reference that returns one admits any dense layout, and
+// still no overlapping or gapped one.
+TEST(OutputPlain, DenseLayoutOfANonContiguousReferencePasses) {
+  auto column_major = plain_facts();
+  column_major.is_contiguous = false;
+  column_major.is_dense = true;
+  EXPECT_FALSE(check_output_plain(column_major, false).has_value());
+  auto gapped = column_major;
+  gapped.is_dense = false;
+  EXPECT_EQ(check_output_plain(gapped, false)->id, "not-contiguous");
+  EXPECT_FALSE(check_output_plain(plain_facts(), false).has_value());  // contiguous is always plain
 }
 
 TEST(Aliasing, OverlapIsCaughtAdjacencyIsNot) {
