@@ -120,6 +120,7 @@ at::Tensor draw_values(at::IntArrayRef sizes, Distribution dist, at::ScalarType 
     case Distribution::huge:
       return at::randn(sizes, gen, f32).mul_(distribution_scale(dist, dtype));
     case Distribution::normal:
+    case Distribution::task:
       break;
   }
   return at::randn(sizes, gen, f32);
@@ -148,6 +149,7 @@ at::Tensor draw_unit_interval(at::IntArrayRef sizes, Distribution dist, at::Scal
     case Distribution::normal:
     case Distribution::uniform:
     case Distribution::huge:
+    case Distribution::task:
       break;
   }
   return at::rand(sizes, gen, f32);
@@ -204,6 +206,8 @@ std::string_view distribution_name(Distribution dist) {
       return "tiny";
     case Distribution::huge:
       return "huge";
+    case Distribution::task:
+      return "task";
   }
   return "normal";
 }
@@ -212,6 +216,7 @@ std::optional<Distribution> parse_distribution(std::string_view name) {
   for (auto dist : kDistributions) {
     if (distribution_name(dist) == name) return dist;
   }
+  if (name == distribution_name(Distribution::task)) return Distribution::task;
   return std::nullopt;
 }
 
@@ -240,6 +245,7 @@ double huge_magnitude(at::ScalarType dtype) {
 
 std::vector<at::Tensor> fill_inputs(const std::vector<at::Tensor>& structure, const std::vector<InputSpec>& specs,
                                     Distribution dist, std::uint64_t seed, const InputOptions& options) {
+  if (dist == Distribution::task) return structure;  // the task's own values
   std::vector<at::Tensor> filled;
   filled.reserve(structure.size());
   for (std::size_t i = 0; i < structure.size(); ++i) {

@@ -15,7 +15,10 @@
 
 namespace kgate::runtime {
 
-enum class Distribution { normal, uniform, outlier, special, tiny, huge };
+// `task` is no draw of the runtime's: every input keeps the values get_inputs() (GPU MODE:
+// generate_input) made under the case's secret seed. The judge runs it where the other distributions
+// leave the task's domain (Judge::check_domain); it is not among all_distributions().
+enum class Distribution { normal, uniform, outlier, special, tiny, huge, task };
 std::string_view distribution_name(Distribution);
 std::optional<Distribution> parse_distribution(std::string_view);  // "normal", "uniform", ...
 const std::vector<Distribution>& all_distributions();

@@ -22,7 +22,6 @@ Status Judge::run_cases(py::module_& helper, py::object& reference) {
     for (const auto& s : task_.hidden_shapes) shape_sets.emplace_back(s, true);
   if (shape_sets.empty()) shape_sets.emplace_back(ShapeSet{}, false);
   const int seeds = options_.seeds;  // judge_submission() resolved the profile's defaults
-  const std::vector<Distribution>& distributions = options_.distributions;
 
   for (std::size_t shape_index = 0; shape_index < shape_sets.size(); ++shape_index) {
     const auto& [shapes, hidden] = shape_sets[shape_index];
@@ -34,9 +33,11 @@ Status Judge::run_cases(py::module_& helper, py::object& reference) {
         return finish_with(built, shape_index, hidden, shapes, dtype);
       }
       if (Status s = settle_contract(helper, reference, shapes, dtype); !s) return s;
+      if (!domain_checked_)
+        if (Status s = check_domain(helper, reference, model, dtype); !s) return s;
       bool determinism_pending = true;
       for (int seed_index = 0; seed_index < seeds; ++seed_index) {
-        for (const Distribution distribution : distributions) {
+        for (const Distribution distribution : distributions_) {
           if (auto why = distribution_conflict(*specs_, distribution)) {
             const bool known =
                 std::any_of(report_.skipped.begin(), report_.skipped.end(),
@@ -98,8 +99,8 @@ at::Tensor Judge::reference_output(py::module_& helper, py::object& model, const
 // leaves it within tolerance) and a reference whose output zeros would match.
 Result<bool> Judge::probe_input_dependence(py::module_& helper, py::object& reference, py::object& model,
                                            CaseResult& result) {
-  auto made = make_inputs(helper, reference, result.dtype, Distribution::normal);
-  auto other = make_inputs(helper, reference, result.dtype, Distribution::normal);
+  auto made = make_inputs(helper, reference, result.dtype, base_distribution_);
+  auto other = make_inputs(helper, reference, result.dtype, base_distribution_);
   if (!made || !other) return Error{made ? other.error() : made.error()};
   const std::vector<at::Tensor>& inputs = *made;
   at::Tensor plain_out;

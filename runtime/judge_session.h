@@ -127,6 +127,8 @@ class Judge {
                                       CaseResult& result);
   Status finish_with(const Answer& answer, std::size_t shape_index, bool hidden, const ShapeSet& shapes, DType dtype);
   Status settle_contract(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype);
+  // Whether the run's distributions leave the task's domain, once per run (check_domain.cpp).
+  Status check_domain(py::module_& helper, py::object& reference, py::object& model, DType dtype);
   std::vector<at::Tensor> draw_structure(py::module_& helper, py::object& reference, DType dtype);
   Result<std::vector<at::Tensor>> make_inputs(py::module_& helper, py::object& reference, DType dtype,
                                               Distribution distribution);
@@ -160,6 +162,11 @@ class Judge {
   std::size_t expected_output_bytes_ = 0;                 // the reference's largest output (0: unknown)
   PhaseClock* clock_ = nullptr;
   std::string not_copied_;  // why the last build's redrawn parameters did not reach the candidate (empty: they did)
+  // The distributions the cases run (options_.distributions less those that leave the task's domain,
+  // then `task`), and the one the input probe and the timing phase draw from.
+  std::vector<Distribution> distributions_;
+  bool domain_checked_ = false;
+  Distribution base_distribution_ = Distribution::normal;
   void lap(const std::string& phase) {
     if (clock_) clock_->lap(phase);
   }

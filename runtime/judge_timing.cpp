@@ -80,7 +80,7 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
   // The judge's clock on calls that run everything but forward: what a call costs around the work.
   std::vector<double> probe_round_trips;
   {
-    auto inputs = make_inputs(helper, reference, dtype, Distribution::normal);
+    auto inputs = make_inputs(helper, reference, dtype, base_distribution_);
     if (!inputs) return Error{inputs.error()};
     std::vector<TensorSlot> slots;
     at::Tensor unused;
@@ -102,7 +102,7 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
     result.shapes = shapes;
     result.dtype = dtype;
     result.seed_index = i;
-    result.distribution = Distribution::normal;
+    result.distribution = base_distribution_;
     CallMeasure measure;
     auto status = run_case(helper, reference, model, result, false, &measure);
     if (!status) return Error{status.error()};
@@ -232,7 +232,7 @@ Result<TimedSeries> Judge::time_compiled_reference(py::module_& helper, py::obje
   try {
     py::object compiled = helper.attr("compile_model")(model);
     for (int i = 0; i < kMaxWarmup + options_.timed_calls; ++i) {
-      auto inputs = make_inputs(helper, reference, dtype, Distribution::normal);
+      auto inputs = make_inputs(helper, reference, dtype, base_distribution_);
       if (!inputs) return Error{inputs.error()};
       py::list wrapped;
       for (const auto& t : *inputs) wrapped.append(embed::wrap(t));

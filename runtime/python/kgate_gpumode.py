@@ -293,7 +293,12 @@ def make_adapter(reference, task_dir, module_name):
         return args
 
     def draw():
-        return reference.generate_input(**arguments())
+        # The test's `seed` is public (task.yml); the judge seeds torch's generator with a secret one before
+        # each draw (input_structure), so the values a candidate sees come from a seed nobody could read.
+        args = arguments()
+        if "seed" in args:
+            args["seed"] = int(torch.randint(0, 2**31 - 1, (1,), device="cpu").item())
+        return reference.generate_input(**args)
 
     def spec_json():
         key = json.dumps(arguments(), sort_keys=True, default=repr)
@@ -329,6 +334,15 @@ def io_bytes(adapter):
     if isinstance(out, (tuple, list)) and len(out) == 1:
         out = out[0]
     return sum(nbytes(t) for t in inputs), nbytes(out) if isinstance(out, torch.Tensor) else None
+
+
+def checker_accepts(reference, data, output):
+    """The task's check_implementation on (data, output): whether it accepts (True where the task has none)."""
+    check = getattr(reference, "check_implementation", None)
+    if not callable(check):
+        return True
+    verdict = check(data, output)
+    return bool(verdict[0] if isinstance(verdict, (tuple, list)) else verdict)
 
 
 def task_tolerance(reference):

@@ -122,6 +122,22 @@ def run_prepared_reference(model, prepared):
     return run_reference(model, prepared)
 
 
+def in_domain(module, model, inputs):
+    """Whether the inputs lie in the task's domain, as far as the reference shows: its output on them is
+    finite and, for a GPU MODE task, its own check_implementation accepts that output (cholesky's checker
+    tests L L^T = A, which no factor of a matrix that is not positive definite passes). Raises what the
+    reference raises."""
+    with torch.no_grad():
+        if isinstance(model, kgate_gpumode.Entry):
+            data = model.prepare([t.clone() for t in inputs])
+            out = _one_tensor(model.call_prepared(data))
+            if out.is_floating_point() and not bool(torch.isfinite(out).all()):
+                return False
+            return kgate_gpumode.checker_accepts(module.__kgate_reference__, data, out)
+        out = run_reference(model, [t.clone() for t in inputs])
+        return not out.is_floating_point() or bool(torch.isfinite(out).all())
+
+
 def run_reference(model, inputs):
     with torch.no_grad():
         return _one_tensor(model(*inputs))

@@ -8,6 +8,7 @@
 #include <ATen/ops/empty.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/ones.h>
+#include <ATen/ops/randn.h>
 
 #include "runtime/inputs.h"
 
@@ -119,7 +120,19 @@ TEST(FillInputs, NonFloatingTensorsAreKeptAndLayoutIsPreserved) {
 
 TEST(FillInputs, DistributionNamesRoundTrip) {
   for (auto dist : all_distributions()) EXPECT_EQ(parse_distribution(distribution_name(dist)), dist);
+  EXPECT_EQ(parse_distribution("task"), Distribution::task);
   EXPECT_FALSE(parse_distribution("gaussian").has_value());
+}
+
+// `task` keeps what get_inputs() drew, every input, floating ones too: the values of a task whose inputs
+// have a domain (positive-definite matrices) come from the task itself. It is not a default distribution.
+TEST(FillInputs, TaskDistributionKeepsTheTasksOwnValues) {
+  const auto drawn = at::randn({8, 8});
+  const auto out = fill_inputs({drawn}, {}, Distribution::task, 7, {});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(out[0].equal(drawn));
+  EXPECT_FALSE(fill_inputs({drawn}, {}, Distribution::normal, 7, {})[0].equal(drawn));
+  for (auto dist : all_distributions()) EXPECT_NE(dist, Distribution::task);
 }
 
 }  // namespace
