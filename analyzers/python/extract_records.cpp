@@ -10,6 +10,14 @@
 #include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python::detail {
+namespace {
+
+// A value that names an attribute of a module (torch.Tensor.allclose, sys.modules[...]), not a member
+// reached through an instance of a class (`net.norm` of `net = Net(dim)`: class_member's path for an
+// attribute no method names, with a value receiver): writing it writes another module.
+bool module_path(const Value& v) { return v.k == Value::K::Path && v.receiver != ReceiverKind::Value; }
+
+}  // namespace
 
 // Remembers that a buffer was handed to a kernel or written in place, by its root name and, for
 // attribute chains (self.buf), by its dotted text. Containers filled with .append() are not "written":
@@ -72,7 +80,7 @@ void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bo
       w.attribute = std::string(ts::text(ts::field(target, "attribute"), src_));
       w.resolved = value_path(ov, obj) + "." + w.attribute;
       w.dynamic_name = ov.dynamic;
-      w.root = ov.k == Value::K::Path ? ReceiverKind::Module : root_kind(obj, scope);
+      w.root = module_path(ov) ? ReceiverKind::Module : root_kind(obj, scope);
     } else if (k == "subscript") {
       TSNode obj = ts::field(target, "value");
       Value ov = eval(obj, scope);
@@ -87,7 +95,7 @@ void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bo
       } else {
         w.resolved = base + "[]";
       }
-      w.root = ov.k == Value::K::Path ? ReceiverKind::Module : root_kind(obj, scope);
+      w.root = module_path(ov) ? ReceiverKind::Module : root_kind(obj, scope);
       // out[...] = v fills a local buffer; self.cache[k] = v stocks a cache, which is not "written".
       if (w.root != ReceiverKind::Self && w.root != ReceiverKind::Module) note_written(scope, obj);
       record_container_mutation(obj, scope);

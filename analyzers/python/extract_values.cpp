@@ -427,6 +427,21 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
   Value v;
   TSNode fn = ts::field(node, "function");
   TSNode args = ts::field(node, "arguments");
+  // torch.nn.Module's own methods that return the module (`net = Net(dim).to(x.device)`): the module
+  // itself, where the class does not define the method.
+  if (ts::is(fn, "attribute")) {
+    static const std::unordered_set<std::string_view> kReturnsModule = {
+        "to",    "cuda",           "cpu",  "float",        "half",  "double",  "bfloat16", "eval",
+        "train", "requires_grad_", "type", "share_memory", "apply", "to_empty"};
+    const std::string attr(ts::text(ts::field(fn, "attribute"), src_));
+    if (kReturnsModule.count(attr)) {
+      Value obj = eval(ts::field(fn, "object"), scope, depth + 1);
+      if (obj.k == Value::K::Instance &&
+          (obj.index >= 0 ? class_member(obj.index, attr, depth + 1, ReceiverKind::Value).k != Value::K::Function
+                          : obj.path.rfind("torch.nn.", 0) == 0))
+        return obj;
+    }
+  }
   Value callee = eval(fn, scope, depth + 1);
   if (callee.k == Value::K::Path) {
     const std::string& p = callee.path;

@@ -97,6 +97,12 @@ class ModelNew(nn.Module):
         y = torch.linalg.vector_norm(y, dim=-1, keepdim=True)
         # ruleid: torch-function-in-forward
         y = torch.ops.aten.mm(y, b)
+        # Building a layer holds its parameters (GPU MODE entries build their model per call): no compute.
+        # ok: torch-function-in-forward
+        scale = nn.Linear(4, 1, bias=False)
+        # Calling it is.
+        # ruleid: torch-function-in-forward
+        y = y + scale(y[..., :4])
         y = _project(y, b)
         if False:
             # ok: torch-function-in-forward

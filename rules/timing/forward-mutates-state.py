@@ -10,6 +10,14 @@ _calls = 0
 _BANK = []
 
 
+class Scratch:
+    """Made afresh on every call: its constructor sets up a new object, no state between calls."""
+
+    def __init__(self, n):
+        # ok: forward-mutates-state
+        self.n = n
+
+
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
@@ -33,6 +41,7 @@ class ModelNew(nn.Module):
         self.last = out
         self._remember(x.shape, out)
         _BANK.append(out)
+        scratch = Scratch(x.numel())
         cfg = types.SimpleNamespace()
         # ok: forward-mutates-state
         cfg.block = 128
