@@ -14,6 +14,7 @@
 #include "runtime/judge_session.h"
 
 namespace kgate::runtime::detail {
+
 Status Judge::check_domain(py::module_& helper, py::object& reference, py::object& model, DType dtype) {
   domain_checked_ = true;
   distributions_ = options_.distributions;
