@@ -356,6 +356,10 @@ struct FactSet {
   // C++ roots by name, for a raw C++ file whose harness names entry functions (GPU MODE's
   // custom_kernel); empty: exported and tensor-taking host functions are the roots.
   std::vector<std::string> cpp_entry_functions;
+  // The kernels (CUDA __global__, @triton.jit, kernel-language kernels) that the Python modules beside
+  // the file define, where its entry calls into them (pipeline/imported_modules): the submission's own
+  // kernels too, which the runtime must tell from library kernels in its CUPTI trace.
+  std::vector<std::string> imported_kernels;
 
   std::string function_name(int index) const {
     return index >= 0 && index < static_cast<int>(functions.size()) ? functions[index].qualname : "<module>";

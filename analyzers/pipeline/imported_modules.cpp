@@ -130,6 +130,11 @@ void summarise(const std::string& module, const FactSet& imported, const Call si
                      std::any_of(imported.launches.begin(), imported.launches.end(),
                                  [&](const Launch& l) { return l.function == root; });
   if (!found) return;
+  for (const Function& f : imported.functions)
+    if (f.kind == FunctionKind::CudaGlobal || f.kind == FunctionKind::TritonJit || f.kind == FunctionKind::DslKernel)
+      facts.imported_kernels.push_back(f.name);
+  facts.imported_kernels.insert(facts.imported_kernels.end(), imported.imported_kernels.begin(),
+                                imported.imported_kernels.end());
 
   std::map<int, int> host_function;  // the module's function -> the host's stand-in for it
   const auto stand_in = [&](int f) {

@@ -344,6 +344,9 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   for (const Function& f : facts.functions)
     if (f.kind == FunctionKind::CudaGlobal || f.kind == FunctionKind::TritonJit || f.kind == FunctionKind::DslKernel)
       result.kernels.push_back(f.name);
+  for (const std::string& name : facts.imported_kernels)
+    if (std::find(result.kernels.begin(), result.kernels.end(), name) == result.kernels.end())
+      result.kernels.push_back(name);
 
   result.harness = facts.harness;
   if (source && !abandoned) facts.contract = resolve_contract(path, facts, context);

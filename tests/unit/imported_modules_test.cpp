@@ -98,6 +98,18 @@ TEST_F(ImportedModules, AFunctionOfTheModuleLaunchesTheKernelForTheEntry) {
   }
 }
 
+// The runtime tells the submission's kernels from library kernels by these names (CUPTI): a kernel
+// defined in a helper module the entry calls into is the submission's own. Without the call, it is not
+// one of the file's.
+TEST_F(ImportedModules, TheModulesKernelsAreTheSubmissionsOwn) {
+  dir_.write("ops.py", kKernels);
+  const FileResult r = check(host("import ops", "", "ops.scale(x)"));
+  EXPECT_NE(std::find(r.kernels.begin(), r.kernels.end(), "_scale_kernel"), r.kernels.end())
+      << ::testing::PrintToString(r.kernels);
+  const FileResult unrelated = check(host("import ops", "", "torch.relu(x)"));
+  EXPECT_EQ(std::find(unrelated.kernels.begin(), unrelated.kernels.end(), "_scale_kernel"), unrelated.kernels.end());
+}
+
 TEST_F(ImportedModules, AnInstanceOfTheModulesClassLaunchesTheKernel) {
   dir_.write("ops.py", kKernels);
   const FileResult r = check(host("from ops import Scale", "self.op = Scale()", "self.op(x)"));
