@@ -25,6 +25,10 @@ std::string_view to_string(Language language);
 // cuTile, Numba CUDA, CuPy, ...); Function.decorators names the decorator that made it one.
 enum class FunctionKind { Python, TritonJit, CudaGlobal, CudaDevice, Host, Lambda, ModuleBody, DslKernel };
 std::string_view to_string(FunctionKind kind);
+// A kernel the submission defines: a CUDA __global__, a @triton.jit or a kernel-language kernel.
+inline bool is_kernel(FunctionKind kind) {
+  return kind == FunctionKind::CudaGlobal || kind == FunctionKind::TritonJit || kind == FunctionKind::DslKernel;
+}
 
 // Why a statement might not execute, or executes only on some paths.
 struct Guard {

@@ -131,8 +131,7 @@ void summarise(const std::string& module, const FactSet& imported, const Call si
                                  [&](const Launch& l) { return l.function == root; });
   if (!found) return;
   for (const Function& f : imported.functions)
-    if (f.kind == FunctionKind::CudaGlobal || f.kind == FunctionKind::TritonJit || f.kind == FunctionKind::DslKernel)
-      facts.imported_kernels.push_back(f.name);
+    if (is_kernel(f.kind)) facts.imported_kernels.push_back(f.name);
   facts.imported_kernels.insert(facts.imported_kernels.end(), imported.imported_kernels.begin(),
                                 imported.imported_kernels.end());
 

@@ -342,8 +342,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   }
   result.format = facts.format;
   for (const Function& f : facts.functions)
-    if (f.kind == FunctionKind::CudaGlobal || f.kind == FunctionKind::TritonJit || f.kind == FunctionKind::DslKernel)
-      result.kernels.push_back(f.name);
+    if (is_kernel(f.kind)) result.kernels.push_back(f.name);
   for (const std::string& name : facts.imported_kernels)
     if (std::find(result.kernels.begin(), result.kernels.end(), name) == result.kernels.end())
       result.kernels.push_back(name);

@@ -269,8 +269,9 @@ def _output_leaves(ref_kernel, data):
 def make_adapter(reference, task_dir, module_name):
     """A module with the judge's interface over a loaded GPU MODE reference."""
     adapter = types.ModuleType(module_name + "_gpumode")
-    pairs = _tell_apart(test_sets(task_dir) + test_sets(task_dir, "benchmarks"))
-    n_tests = len(test_sets(task_dir))
+    tests = test_sets(task_dir)
+    pairs = _tell_apart(tests + test_sets(task_dir, "benchmarks"))
+    n_tests = len(tests)
     if not n_tests:
         raise ImportError(f"{task_dir}/task.yml lists no tests: a GPU MODE task needs at least one argument set")
     sets = [ints for ints, _ in pairs[:n_tests]]

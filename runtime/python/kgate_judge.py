@@ -127,15 +127,12 @@ def in_domain(module, model, inputs):
     finite and, for a GPU MODE task, its own check_implementation accepts that output (cholesky's checker
     tests L L^T = A, which no factor of a matrix that is not positive definite passes). Raises what the
     reference raises."""
-    with torch.no_grad():
-        if isinstance(model, kgate_gpumode.Entry):
-            data = model.prepare([t.clone() for t in inputs])
-            out = _one_tensor(model.call_prepared(data))
-            if out.is_floating_point() and not bool(torch.isfinite(out).all()):
-                return False
-            return kgate_gpumode.checker_accepts(module.__kgate_reference__, data, out)
-        out = run_reference(model, [t.clone() for t in inputs])
-        return not out.is_floating_point() or bool(torch.isfinite(out).all())
+    prepared = prepare_reference(model, [t.clone() for t in inputs])
+    out = run_prepared_reference(model, prepared)
+    if out.is_floating_point() and not bool(torch.isfinite(out).all()):
+        return False
+    return not isinstance(model, kgate_gpumode.Entry) or kgate_gpumode.checker_accepts(
+        module.__kgate_reference__, prepared, out)
 
 
 def run_reference(model, inputs):
