@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <ATen/TensorOperators.h>
+#include <ATen/ops/equal.h>
 #include <ATen/ops/where.h>
 #include <ATen/ops/zeros_like.h>
 
@@ -225,6 +226,41 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
     result.message = out.str();
   }
   return result;
+}
+
+std::string output_name(const Outputs& outputs, std::size_t i) {
+  return outputs.size() == 1 ? std::string("output") : "output[" + std::to_string(i) + "]";
+}
+
+CompareResult compare_all(const Outputs& expected, const Outputs& actual, const Tolerance& tol, bool scale_huge,
+                          Contract contract, const QuantizationContract& quantization) {
+  if (expected.size() != actual.size())
+    return failure("shape-mismatch", "the output has " + std::to_string(actual.size()) +
+                                         " tensor(s), the reference's " + std::to_string(expected.size()));
+  CompareResult all{true, "", "", 0.0, 0.0, 0.0, 0};
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CompareResult one = compare_outputs(expected[i], actual[i], scale_huge ? scaled_to_output(tol, expected[i]) : tol,
+                                        contract, quantization);
+    if (!one.ok) {
+      if (expected.size() > 1) one.message = output_name(expected, i) + ": " + one.message;
+      return one;
+    }
+    all.max_abs_err = std::max(all.max_abs_err, one.max_abs_err);
+    all.max_rel_err = std::max(all.max_rel_err, one.max_rel_err);
+    all.norm_err_ratio = std::max(all.norm_err_ratio, one.norm_err_ratio);
+    all.mismatches += one.mismatches;
+  }
+  return all;
+}
+
+bool same_outputs(const Outputs& a, const Outputs& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].defined() || !b[i].defined() || a[i].sizes() != b[i].sizes() ||
+        a[i].scalar_type() != b[i].scalar_type() || !at::equal(a[i], b[i]))
+      return false;
+  }
+  return true;
 }
 
 Tolerance scaled_to_output(Tolerance tol, const at::Tensor& expected) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <ATen/core/Tensor.h>
 
@@ -25,6 +26,22 @@ struct CompareResult {
 // Checks, in order: shape, dtype, device, contiguity, NaN placement, then the values under the contract.
 CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actual, const Tolerance&, Contract,
                               const QuantizationContract&);
+
+// A call's output: the tensors of what it returned, in order (a tuple, list or dict of them flattened
+// the way the worker and kgate_judge.flatten_output do; one tensor is a list of one).
+using Outputs = std::vector<at::Tensor>;
+
+// Each tensor of `actual` against its place in `expected`: the first that fails (its message prefixed
+// with "output[i]: " where there are several), else the largest errors over all. scale_huge: each
+// tolerance scaled_to_output() by its own expected tensor (a case drawn at huge magnitude).
+CompareResult compare_all(const Outputs& expected, const Outputs& actual, const Tolerance&, bool scale_huge, Contract,
+                          const QuantizationContract&);
+
+// Whether two outputs hold the same number of tensors, each of the same shape, dtype and bits.
+bool same_outputs(const Outputs& a, const Outputs& b);
+
+// "output" for a single tensor, "output[i]" where there are several: the name a message gives it.
+std::string output_name(const Outputs& outputs, std::size_t i);
 
 // The tolerance for a case drawn at huge magnitude: atol scaled by the output's RMS (finite values; at
 // least 1). A sum of terms of 1e4 that cancels to a small value carries rounding of the terms' size in

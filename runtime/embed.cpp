@@ -47,6 +47,12 @@ at::Tensor unwrap(py::handle object) {
   return THPVariable_Unpack(object.ptr());
 }
 
+std::vector<at::Tensor> unwrap_all(py::handle sequence) {
+  std::vector<at::Tensor> tensors;
+  for (auto item : sequence) tensors.push_back(unwrap(item));
+  return tensors;
+}
+
 std::string error_text(const py::error_already_set& error) {
   std::string text = error.what();
   // pybind11 appends the traceback after the message; keep the message and the innermost frame.

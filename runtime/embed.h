@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <ATen/core/Tensor.h>
 #include <nlohmann/json.hpp>
@@ -25,6 +26,8 @@ pybind11::module_ helper(const std::string& name);
 
 pybind11::object wrap(const at::Tensor& tensor);
 at::Tensor unwrap(pybind11::handle object);  // throws std::invalid_argument when it is not a tensor
+// A Python list (or tuple) of tensors; throws std::invalid_argument when an item is not a tensor.
+std::vector<at::Tensor> unwrap_all(pybind11::handle sequence);
 
 // The message of a pending or caught Python error: "TypeError: ..." plus the last traceback line.
 std::string error_text(const pybind11::error_already_set& error);

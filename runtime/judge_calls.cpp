@@ -236,7 +236,7 @@ void Judge::serve_compile(const json& request) {
 
 // Writes the inputs into the arena, asks for one forward call, and returns the output copy.
 // probe: the worker does everything around a call but the call (the judge's overhead estimate).
-Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<TensorSlot>& slots, at::Tensor& output,
+Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<TensorSlot>& slots, Outputs& outputs,
                              bool probe) {
   std::size_t end = 0;
   slots = layout_slots(inputs, &end);
@@ -266,15 +266,18 @@ Answer Judge::call_candidate(const std::vector<at::Tensor>& inputs, std::vector<
   Answer answer = await("result", "forward", options_.call_timeout_ms);
   answer.round_trip_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
   if (!answer.ok || probe) return answer;
-  auto slot = slot_from_json(answer.body.value("output", json::object()));
-  auto view = slot ? slot_view(arena_, *slot) : Result<at::Tensor>(Error{slot.error()});
-  if (!view) {
-    answer.ok = false;
-    answer.verdict = Verdict::fail;
-    answer.reason = {"shape-mismatch", "output slot: " + view.error()};
-    return answer;
+  outputs.clear();
+  for (const auto& slot_json : answer.body.value("outputs", json::array())) {
+    auto slot = slot_from_json(slot_json);
+    auto view = slot ? slot_view(arena_, *slot) : Result<at::Tensor>(Error{slot.error()});
+    if (!view) {
+      answer.ok = false;
+      answer.verdict = Verdict::fail;
+      answer.reason = {"shape-mismatch", "output slot: " + view.error()};
+      return answer;
+    }
+    outputs.push_back(view->clone());
   }
-  output = view->clone();
   return answer;
 }
 

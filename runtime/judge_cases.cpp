@@ -84,10 +84,10 @@ Status Judge::run_cases(py::module_& helper, py::object& reference) {
 }
 
 // The reference's output for `inputs` (cloned first: the reference may write its inputs).
-at::Tensor Judge::reference_output(py::module_& helper, py::object& model, const std::vector<at::Tensor>& inputs) {
+Outputs Judge::reference_output(py::module_& helper, py::object& model, const std::vector<at::Tensor>& inputs) {
   py::list clones;
   for (const auto& t : inputs) clones.append(embed::wrap(t.clone()));
-  return embed::unwrap(helper.attr("run_reference")(model, clones));
+  return embed::unwrap_all(helper.attr("run_reference")(model, clones));
 }
 
 // ignores-input (M15): each floating input in turn is poisoned with NaN. Where the reference's output
@@ -102,8 +102,8 @@ Result<bool> Judge::probe_input_dependence(py::module_& helper, py::object& refe
   auto other = make_inputs(helper, reference, result.dtype, base_distribution_);
   if (!made || !other) return Error{made ? other.error() : made.error()};
   const std::vector<at::Tensor>& inputs = *made;
-  at::Tensor plain_out;
-  at::Tensor expected;
+  Outputs plain_out;
+  Outputs expected;
   std::vector<TensorSlot> slots;
   try {
     expected = reference_output(helper, model, inputs);
@@ -112,8 +112,13 @@ Result<bool> Judge::probe_input_dependence(py::module_& helper, py::object& refe
   }
   if (Answer a = call_candidate(inputs, slots, plain_out); !a.ok) return ended_by(result, a);
   const Tolerance tolerance = task_.tolerance_for(result.dtype);
-  if (expected.numel() > 0 && at::isFloatingType(expected.scalar_type()) &&
-      compare_outputs(expected, at::zeros_like(expected), tolerance, task_.contract, task_.quantization).ok)
+  Outputs zeros;
+  bool zeros_say_something = false;
+  for (const auto& e : expected) {
+    zeros.push_back(at::zeros_like(e));
+    zeros_say_something = zeros_say_something || (e.numel() > 0 && at::isFloatingType(e.scalar_type()));
+  }
+  if (zeros_say_something && compare_all(expected, zeros, tolerance, false, task_.contract, task_.quantization).ok)
     report_.reference_notes.push_back("an output of zeros matches the reference's output within tolerance");
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     if (!at::isFloatingType(inputs[i].scalar_type()) || (i < specs_->size() && (*specs_)[i].fill == Fill::keep))
@@ -123,25 +128,32 @@ Result<bool> Judge::probe_input_dependence(py::module_& helper, py::object& refe
     redrawn[i] = (*other)[i];
     std::vector<at::Tensor> poisoned = inputs;
     poisoned[i] = at::full_like(inputs[i], std::numeric_limits<double>::quiet_NaN());
-    at::Tensor reference_redrawn;
-    at::Tensor reference_poisoned;
+    Outputs reference_redrawn;
+    Outputs reference_poisoned;
     try {
       reference_redrawn = reference_output(helper, model, redrawn);
-      reference_poisoned = reference_output(helper, model, poisoned);
     } catch (const py::error_already_set& e) {
       return Error{"the reference failed: " + embed::error_text(e)};
     }
-    if (compare_outputs(expected, reference_redrawn, tolerance, task_.contract, task_.quantization).ok)
+    if (compare_all(expected, reference_redrawn, tolerance, false, task_.contract, task_.quantization).ok)
       report_.reference_notes.push_back(
           "reference-independent-of-input: the reference's output stays within tolerance when " + name +
           " is drawn afresh");
-    if (reference_poisoned.sizes() == expected.sizes() && at::equal(reference_poisoned, expected)) continue;
-    at::Tensor poisoned_out;
+    try {
+      reference_poisoned = reference_output(helper, model, poisoned);
+    } catch (const py::error_already_set& e) {
+      // An eigensolver or a factorisation may refuse NaN: then NaN tells nothing about this input.
+      report_.reference_notes.push_back("the reference raises with " + name + " all NaN (" + embed::error_text(e) +
+                                        "): whether the candidate reads it was not probed");
+      continue;
+    }
+    if (same_outputs(reference_poisoned, expected)) continue;
+    Outputs poisoned_out;
     Answer answer = call_candidate(poisoned, slots, poisoned_out);
     // A candidate that stops on NaN input reacted to it; a timeout or a sandbox violation is a verdict.
     if (!answer.ok && answer.verdict == Verdict::crashed && answer.reason.id == "crashed" && worker_.alive()) continue;
     if (!answer.ok) return ended_by(result, answer);
-    if (poisoned_out.sizes() == plain_out.sizes() && at::equal(poisoned_out, plain_out)) {
+    if (same_outputs(poisoned_out, plain_out)) {
       result.verdict = Verdict::fail;
       result.reason = Reason{"ignores-input", "with " + name +
                                                   " all NaN the output is exactly what it was, while the "
@@ -211,7 +223,7 @@ Result<std::vector<at::Tensor>> Judge::make_inputs(py::module_& helper, py::obje
 Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::object& model, CaseResult& result,
                              bool check_determinism, CallMeasure* measure) {
   std::vector<at::Tensor> inputs;
-  at::Tensor expected;
+  Outputs expected;
   result.reference_first = (secret_u64() & 1) != 0;
   std::string reference_oom;  // the reference ran out of GPU memory: the harness's limit, not a verdict
   const auto run_reference = [&]() -> Status {
@@ -219,7 +231,7 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
       py::list clones;
       for (const auto& t : inputs) clones.append(embed::wrap(t.clone()));
       if (!measure) {
-        expected = embed::unwrap(helper.attr("run_reference")(model, clones));
+        expected = embed::unwrap_all(helper.attr("run_reference")(model, clones));
         return Status::ok();
       }
       auto timed = time_reference(helper, model, clones, expected);
@@ -250,8 +262,8 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     if (!reference_oom.empty()) return reference_ran_out();
   }
   std::vector<TensorSlot> slots;
-  at::Tensor output;
-  Answer answer = call_candidate(inputs, slots, output);
+  Outputs outputs;
+  Answer answer = call_candidate(inputs, slots, outputs);
   if (!answer.ok) return ended_by(result, answer);
   const json measured = answer.body.value("measured", json::object());
   if (measure) {
@@ -269,29 +281,47 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     return true;
   };
   const json& body = answer.body;
-  const std::string out_device = body.value("output_device", std::string());
-  if (out_device.rfind(options_.device, 0) != 0)
-    return fail({"device-mismatch", "the output is on " + out_device + ", the run is on " + options_.device});
-  const json facts_json = body.value("facts", json::object());
-  OutputFacts facts{};
-  facts.exact_tensor_type = facts_json.value("exact_tensor_type", false);
-  facts.overridden_methods = facts_json.value("overridden_methods", std::vector<std::string>{});
-  facts.has_torch_function_override = facts_json.value("has_torch_function_override", true);
-  facts.is_contiguous = facts_json.value("is_contiguous", false);
-  facts.is_dense = facts_json.value("is_dense", false);
-  facts.owns_storage_exactly = facts_json.value("owns_storage_exactly", false);
-  facts.storage = {facts_json.value("storage_begin", std::uintptr_t{0}),
-                   facts_json.value("storage_end", std::uintptr_t{0})};
   // Aliasing first: a view of an input is also not plain, and aliasing is the more precise reason.
   std::vector<StorageRange> input_ranges;
   for (const auto& r : body.value("input_ranges", json::array()))
     input_ranges.push_back({r.at(0).get<std::uintptr_t>(), r.at(1).get<std::uintptr_t>()});
-  if (auto reason = check_aliasing(facts.storage, input_ranges)) return fail(*reason);
-  if (auto reason = check_output_plain(facts, expected.is_contiguous())) return fail(*reason);
+  const json devices = body.value("output_devices", json::array());
+  const json all_facts = body.value("facts", json::array());
+  // The structure (a tuple of two tensors, one tensor) is the task checker's business; the count is ours.
+  if (outputs.size() != expected.size() || devices.size() != outputs.size() || all_facts.size() != outputs.size())
+    return fail({"shape-mismatch", "the output has " + std::to_string(outputs.size()) + " tensor(s), the reference's " +
+                                       std::to_string(expected.size())});
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const std::string name = output_name(outputs, i);
+    const auto named = [&](std::optional<Reason> reason) {
+      if (outputs.size() > 1) reason->message = name + ": " + reason->message;
+      return fail(*reason);
+    };
+    const std::string out_device = devices[i].is_string() ? devices[i].get<std::string>() : std::string();
+    if (out_device.rfind(options_.device, 0) != 0)
+      return fail({"device-mismatch", "the " + name + " is on " + out_device + ", the run is on " + options_.device});
+    const json& facts_json = all_facts[i];
+    OutputFacts facts{};
+    facts.exact_tensor_type = facts_json.value("exact_tensor_type", false);
+    facts.overridden_methods = facts_json.value("overridden_methods", std::vector<std::string>{});
+    facts.has_torch_function_override = facts_json.value("has_torch_function_override", true);
+    facts.is_contiguous = facts_json.value("is_contiguous", false);
+    facts.is_dense = facts_json.value("is_dense", false);
+    facts.owns_storage_exactly = facts_json.value("owns_storage_exactly", false);
+    facts.storage = {facts_json.value("storage_begin", std::uintptr_t{0}),
+                     facts_json.value("storage_end", std::uintptr_t{0})};
+    if (auto reason = check_aliasing(facts.storage, input_ranges)) return named(reason);
+    if (auto reason = check_output_plain(facts, expected[i].is_contiguous())) return named(reason);
+  }
   std::vector<at::Tensor> after;
   for (const auto& slot : slots) after.push_back(*slot_view(arena_, slot));  // read only, before the next call
   if (auto reason = check_inputs_unchanged(originals, after)) return fail(*reason);
-  if (auto reason = check_poison_read(output)) return fail(*reason);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (auto reason = check_poison_read(outputs[i])) {
+      if (outputs.size() > 1) reason->message = output_name(outputs, i) + ": " + reason->message;
+      return fail(*reason);
+    }
+  }
   // The kernels the call ran are evidence about how it computed, whatever its output: a forbidden
   // library kernel or no kernel of its own is the more precise reason than a numerical mismatch.
   std::optional<Trace> call_trace;
@@ -308,10 +338,9 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     if (auto reason = check_kernel_policy(library_only, summarize_kernels(*trace, kernels_), 1.0)) return fail(*reason);
     call_trace = std::move(*trace);
   }
-  const Tolerance tolerance = result.distribution == Distribution::huge
-                                  ? scaled_to_output(task_.tolerance_for(result.dtype), expected)
-                                  : task_.tolerance_for(result.dtype);
-  CompareResult compared = compare_outputs(expected, output, tolerance, task_.contract, task_.quantization);
+  const bool huge = result.distribution == Distribution::huge;
+  const Tolerance tolerance = task_.tolerance_for(result.dtype);
+  CompareResult compared = compare_all(expected, outputs, tolerance, huge, task_.contract, task_.quantization);
   // A reference in fp16/bf16 rounds after every op; an honest kernel that keeps fp32 registers and
   // rounds once can be further from it than the tolerance where the arithmetic cancels (seen on an
   // H100: a degree-7 Horner polynomial, |error| 24 in the fp16 reference). Such an output is judged
@@ -322,11 +351,10 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     try {
       py::list widened;
       for (const auto& t : originals) widened.append(embed::wrap(t.clone()));
-      at::Tensor precise = embed::unwrap(helper.attr("run_reference_fp32")(model, widened)).to(expected.scalar_type());
-      const Tolerance wide_tolerance = result.distribution == Distribution::huge
-                                           ? scaled_to_output(task_.tolerance_for(result.dtype), precise)
-                                           : task_.tolerance_for(result.dtype);
-      CompareResult again = compare_outputs(precise, output, wide_tolerance, task_.contract, task_.quantization);
+      Outputs precise = embed::unwrap_all(helper.attr("run_reference_fp32")(model, widened));
+      for (std::size_t i = 0; i < precise.size() && i < expected.size(); ++i)
+        precise[i] = precise[i].to(expected[i].scalar_type());
+      CompareResult again = compare_all(precise, outputs, tolerance, huge, task_.contract, task_.quantization);
       if (again.ok) {
         compared = std::move(again);
         result.matched_fp32_reference = true;
@@ -335,14 +363,15 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
       return Error{"the reference failed in fp32: " + embed::error_text(e)};
     }
   }
+  judge_by_task_checker(helper, reference, model, originals, body.value("structure", std::string()), outputs, compared,
+                        result);
   result.max_abs_err = compared.max_abs_err;
   result.max_rel_err = compared.max_rel_err;
   result.norm_err_ratio = compared.norm_err_ratio;
   result.mismatches = compared.mismatches;
   if (!compared.ok) {
     // The previous call's output again, for new inputs: a cached result (T11-T13), not arithmetic.
-    if (previous_output_.defined() && previous_output_.sizes() == output.sizes() &&
-        previous_output_.scalar_type() == output.scalar_type() && at::equal(previous_output_, output))
+    if (same_outputs(previous_output_, outputs))
       return fail({"stale-output",
                    "the output equals the previous call's output for different inputs (" + compared.message + ")"});
     // A candidate that kept its own parameters computes with values the reference no longer has.
@@ -353,7 +382,7 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
                                            not_copied_ + ")"});
     return fail({compared.reason_id, compared.message});
   }
-  previous_output_ = output;
+  previous_output_ = outputs;
   // The rest of the call's GPU evidence: nothing is pinned in L2, and no work escaped the current
   // stream. Only a right output gets this far.
   if (call_trace && measure) measure->trace = std::move(*call_trace);
@@ -364,8 +393,8 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
       // call, while a busy host (other runs compiling on the machine) can delay the worker's thread
       // between its two marks once (seen on an H200 with four runs at once: three honest candidates).
       std::vector<TensorSlot> again_slots;
-      at::Tensor again_output;
-      Answer again = call_candidate(originals, again_slots, again_output);
+      Outputs again_outputs;
+      Answer again = call_candidate(originals, again_slots, again_outputs);
       if (!again.ok) return ended_by(result, again);
       const auto second = timed_call_from(again.body.value("measured", json::object()));
       if (!second || check_side_stream(*second)) return fail(*reason);
@@ -373,12 +402,51 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
   }
   if (check_determinism) {
     result.determinism_checked = true;
-    at::Tensor second;
+    Outputs second;
     Answer again = call_candidate(originals, slots, second);
     if (!again.ok) return ended_by(result, again);
-    if (auto reason = check_deterministic(output, second)) return fail(*reason);
+    if (second.size() != outputs.size())
+      return fail({"nondeterministic", "the same inputs gave " + std::to_string(outputs.size()) + " and then " +
+                                           std::to_string(second.size()) + " output tensor(s)"});
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+      if (auto reason = check_deterministic(outputs[i], second[i])) {
+        if (outputs.size() > 1) reason->message = output_name(outputs, i) + ": " + reason->message;
+        return fail(*reason);
+      }
+    }
   }
   return true;
+}
+
+void Judge::judge_by_task_checker(py::module_& helper, py::object& reference, py::object& model,
+                                  const std::vector<at::Tensor>& inputs, const std::string& structure,
+                                  const Outputs& outputs, CompareResult& compared, CaseResult& result) {
+  if (!own_checker_) own_checker_ = helper.attr("has_own_checker")(reference).cast<bool>();
+  if (!*own_checker_) return;
+  bool accepted = false;
+  std::string message;
+  try {
+    py::list wrapped_inputs;
+    for (const auto& t : inputs) wrapped_inputs.append(embed::wrap(t));
+    py::list wrapped_outputs;
+    for (const auto& t : outputs) wrapped_outputs.append(embed::wrap(t));
+    py::tuple verdict = helper.attr("task_check")(reference, model, wrapped_inputs, structure, wrapped_outputs);
+    accepted = verdict[0].cast<bool>();
+    message = verdict[1].cast<std::string>();
+    message = "the task's check_implementation rejects the output" + (message.empty() ? "" : ": " + message);
+  } catch (const py::error_already_set& e) {
+    // The checker reads the candidate's output (unpacks it, indexes it): an output it cannot read is the
+    // output's fault. (The domain check has run the checker on the reference's own output already.)
+    message = "the task's check_implementation raised on the output: " + embed::error_text(e);
+  }
+  if (accepted && !compared.ok) {
+    compared.ok = true;
+    result.accepted_by_task_checker = true;
+  } else if (!accepted && compared.ok) {
+    compared.ok = false;
+    compared.reason_id = "task-check-failed";
+    compared.message = message;
+  }
 }
 
 }  // namespace kgate::runtime::detail

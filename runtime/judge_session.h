@@ -19,6 +19,7 @@
 
 #include "analyzers/core/status.h"
 #include "runtime/calibration.h"
+#include "runtime/compare.h"
 #include "runtime/compile_cache.h"
 #include "runtime/judge.h"
 #include "runtime/shm_arena.h"
@@ -116,13 +117,13 @@ class Judge {
   Answer arena_answer(const json& body);
   Answer closed_answer(const std::string& what);
   void serve_compile(const json& request);
-  Answer call_candidate(const std::vector<at::Tensor>& inputs, std::vector<TensorSlot>& slots, at::Tensor& output,
+  Answer call_candidate(const std::vector<at::Tensor>& inputs, std::vector<TensorSlot>& slots, Outputs& outputs,
                         bool probe = false);
   Answer build_models(py::module_& helper, py::object& reference, const ShapeSet& shapes, DType dtype,
                       py::object& model);
 
   // judge_cases.cpp: inputs, one case, and the input-dependence probe.
-  at::Tensor reference_output(py::module_& helper, py::object& model, const std::vector<at::Tensor>& inputs);
+  Outputs reference_output(py::module_& helper, py::object& model, const std::vector<at::Tensor>& inputs);
   Result<bool> probe_input_dependence(py::module_& helper, py::object& reference, py::object& model,
                                       CaseResult& result);
   Status finish_with(const Answer& answer, std::size_t shape_index, bool hidden, const ShapeSet& shapes, DType dtype);
@@ -134,12 +135,17 @@ class Judge {
                                               Distribution distribution);
   Result<bool> run_case(py::module_& helper, py::object& reference, py::object& model, CaseResult& result,
                         bool check_determinism, CallMeasure* measure = nullptr);
+  // Where the task has a checker of its own, its word on the output: `compared` becomes a pass it
+  // accepts (recorded on the case) or a failure it rejects (the judge's own reason where it had one).
+  void judge_by_task_checker(py::module_& helper, py::object& reference, py::object& model,
+                             const std::vector<at::Tensor>& inputs, const std::string& structure,
+                             const Outputs& outputs, CompareResult& compared, CaseResult& result);
 
   // judge_timing.cpp.
   ShapeSet timing_shape(DType dtype) const;
   static std::string compute_peak_for(DType dtype, const std::string& category);
   std::optional<PeaksForRun> device_peaks_for_run(py::module_& helper, const std::string& compute_peak);
-  Result<TimedCall> time_reference(py::module_& helper, py::object& model, py::list& clones, at::Tensor& expected);
+  Result<TimedCall> time_reference(py::module_& helper, py::object& model, py::list& clones, Outputs& expected);
 #if KGATE_HAVE_CUDA
   Result<TimedSeries> time_compiled_reference(py::module_& helper, py::object& reference, py::object& model,
                                               DType dtype);
@@ -155,7 +161,7 @@ class Judge {
   std::string cuda_arena_handle_;
   std::string entry_ = "model";
   std::vector<std::string> entry_paths_;
-  at::Tensor previous_output_;                            // the last passing output, for the stale-output check
+  Outputs previous_output_;                               // the last passing output, for the stale-output check
   std::vector<std::string> kernels_;                      // the submission's own kernel names (static facts)
   std::map<ShapeSet, std::vector<InputSpec>> contracts_;  // inferred input contracts per shape set
   const std::vector<InputSpec>* specs_ = &task_.inputs;   // the contract of the shape set being run
@@ -166,6 +172,9 @@ class Judge {
   // then `task`), and the one the input probe and the timing phase draw from.
   std::vector<Distribution> distributions_;
   bool domain_checked_ = false;
+  // Whether the task judges outputs with a check_implementation of its own (a GPU MODE checker that is
+  // not make_match_reference); read once per run (judge_cases.cpp, judge_by_task_checker).
+  std::optional<bool> own_checker_;
   Distribution base_distribution_ = Distribution::normal;
   void lap(const std::string& phase) {
     if (clock_) clock_->lap(phase);

@@ -83,7 +83,7 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
     auto inputs = make_inputs(helper, reference, dtype, base_distribution_);
     if (!inputs) return Error{inputs.error()};
     std::vector<TensorSlot> slots;
-    at::Tensor unused;
+    Outputs unused;
     for (int i = 0; i < kProbeCalls; ++i) {
       Answer probe = call_candidate(*inputs, slots, unused, true);
       if (!probe.ok) return fail_case(probe.verdict, probe.reason);
@@ -207,8 +207,7 @@ std::optional<PeaksForRun> Judge::device_peaks_for_run(py::module_& helper, cons
 
 #if KGATE_HAVE_CUDA
 // The reference's forward, timed the way the worker times the candidate's.
-Result<TimedCall> Judge::time_reference(py::module_& helper, py::object& model, py::list& clones,
-                                        at::Tensor& expected) {
+Result<TimedCall> Judge::time_reference(py::module_& helper, py::object& model, py::list& clones, Outputs& expected) {
   if (!reference_timer_) {
     auto timer = cuda::GpuTimer::create();
     if (!timer) return Error{"reference timer: " + timer.error()};
@@ -221,7 +220,7 @@ Result<TimedCall> Judge::time_reference(py::module_& helper, py::object& model, 
   if (Status s = reference_timer_->end_of_forward(); !s) return Error{s.message()};
   auto timed = reference_timer_->finish();
   if (!timed) return Error{"the reference: " + timed.error()};
-  expected = embed::unwrap(out);
+  expected = embed::unwrap_all(out);
   return *timed;
 }
 
@@ -236,7 +235,7 @@ Result<TimedSeries> Judge::time_compiled_reference(py::module_& helper, py::obje
       if (!inputs) return Error{inputs.error()};
       py::list wrapped;
       for (const auto& t : *inputs) wrapped.append(embed::wrap(t));
-      at::Tensor out;
+      Outputs out;
       auto timed = time_reference(helper, compiled, wrapped, out);
       if (!timed) return Error{"torch.compile: " + timed.error()};
       if (i >= kMaxWarmup) series.calls.push_back(*timed);
@@ -248,7 +247,7 @@ Result<TimedSeries> Judge::time_compiled_reference(py::module_& helper, py::obje
   return series;
 }
 #else
-Result<TimedCall> Judge::time_reference(py::module_&, py::object&, py::list&, at::Tensor&) {
+Result<TimedCall> Judge::time_reference(py::module_&, py::object&, py::list&, Outputs&) {
   return Error{"this build has no CUDA part: no timing"};
 }
 #endif

@@ -28,6 +28,7 @@ json to_json(const RunReport& report) {
               {"verdict", std::string(verdict_name(c.verdict))},
               {"timed", c.timed},
               {"matched_fp32_reference", c.matched_fp32_reference},
+              {"accepted_by_task_checker", c.accepted_by_task_checker},
               {"errors",
                {{"max_abs", c.max_abs_err},
                 {"max_rel", c.max_rel_err},

@@ -169,21 +169,40 @@ class WorkerSession {
     }
 #endif
     if (probe) return {{"op", "result"}, {"probe", true}, {"measured", measured}};
-    json facts = facts_json(out);
-    const at::Tensor output = embed::unwrap(out);
-    TensorSlot slot{request.at("output_offset").get<std::size_t>(), output.scalar_type(), output.sizes().vec()};
-    auto target = slot_view(arena_, slot);
-    if (!target) {
-      // The judge decides whose limit this is: it knows the reference's output size.
-      json error = error_message("call", "output of shape " + json(slot.shape).dump() + " does not fit the arena");
-      error["arena_needed"] = request.at("output_offset").get<std::size_t>() + output.nbytes();
-      error["output_bytes"] = output.nbytes();
-      return error;
+    // A tuple, list or dict of tensors is flattened as the judge flattens the reference's output; each
+    // tensor goes into the arena after the one before it.
+    py::tuple flat = helper_.attr("output_leaves")(out);
+    json facts = json::array();
+    json slots = json::array();
+    json devices = json::array();
+    std::size_t offset = request.at("output_offset").get<std::size_t>();
+    std::size_t output_bytes = 0;
+    for (auto item : flat[0].cast<py::list>()) {
+      const at::Tensor output = embed::unwrap(item);
+      facts.push_back(facts_json(py::reinterpret_borrow<py::object>(item)));
+      TensorSlot slot{offset, output.scalar_type(), output.sizes().vec()};
+      output_bytes += output.nbytes();
+      auto target = slot_view(arena_, slot);
+      if (!target) {
+        // The judge decides whose limit this is: it knows the reference's output size.
+        json error = error_message("call", "output of shape " + json(slot.shape).dump() + " does not fit the arena");
+        error["arena_needed"] = offset + output.nbytes();
+        error["output_bytes"] = output_bytes;
+        return error;
+      }
+      target->copy_(output);
+      slots.push_back(slot_to_json(slot));
+      devices.push_back(output.device().str());
+      offset = align_up(offset + slot_bytes(slot));
     }
-    target->copy_(output);
     if (arena_.is_cuda()) helper_.attr("synchronize_device")();
-    return {{"op", "result"}, {"output", slot_to_json(slot)}, {"output_device", output.device().str()},
-            {"facts", facts}, {"input_ranges", input_ranges}, {"measured", measured}};
+    return {{"op", "result"},
+            {"outputs", slots},
+            {"output_devices", devices},
+            {"facts", facts},
+            {"structure", flat[1].cast<std::string>()},
+            {"input_ranges", input_ranges},
+            {"measured", measured}};
   }
 
   json facts_json(const py::object& out) {

@@ -115,11 +115,16 @@ def prepare_reference(model, inputs):
     return inputs
 
 
+def _call_prepared(model, prepared):
+    with torch.no_grad():
+        if isinstance(model, kgate_gpumode.Entry):
+            return model.call_prepared(prepared)
+        return model(*prepared)
+
+
 def run_prepared_reference(model, prepared):
-    if isinstance(model, kgate_gpumode.Entry):
-        with torch.no_grad():
-            return _one_tensor(model.call_prepared(prepared))
-    return run_reference(model, prepared)
+    """The reference's output tensors (kgate_gpumode.flatten_output) on prepared data."""
+    return kgate_gpumode.flatten_output(_call_prepared(model, prepared), "the reference")[0]
 
 
 def in_domain(module, model, inputs):
@@ -128,22 +133,40 @@ def in_domain(module, model, inputs):
     tests L L^T = A, which no factor of a matrix that is not positive definite passes). Raises what the
     reference raises."""
     prepared = prepare_reference(model, [t.clone() for t in inputs])
-    out = run_prepared_reference(model, prepared)
-    if out.is_floating_point() and not bool(torch.isfinite(out).all()):
-        return False
+    out = _call_prepared(model, prepared)
+    for t in kgate_gpumode.flatten_output(out, "the reference")[0]:
+        if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+            return False
     return not isinstance(model, kgate_gpumode.Entry) or kgate_gpumode.checker_accepts(
         module.__kgate_reference__, prepared, out)
 
 
-def run_reference(model, inputs):
+def has_own_checker(module):
+    """Whether the task judges outputs with a check_implementation of its own (kgate_gpumode.has_own_checker)."""
+    reference = getattr(module, "__kgate_reference__", None)
+    return reference is not None and kgate_gpumode.has_own_checker(reference)
+
+
+def task_check(module, model, inputs, structure_json, outputs):
+    """The task's own check_implementation on the call's inputs (fresh copies, with fresh output buffers) and
+    the candidate's output rebuilt in the structure it returned (copies of the arena's tensors): (accepted,
+    message)."""
+    data = prepare_reference(model, [t.clone() for t in inputs])
+    output = kgate_gpumode.rebuild(json.loads(structure_json), [t.clone() for t in outputs], None)
     with torch.no_grad():
-        return _one_tensor(model(*inputs))
+        return kgate_gpumode.run_checker(module.__kgate_reference__, data, output)
+
+
+def run_reference(model, inputs):
+    """The reference's output tensors, in order (a tuple or list of them flattened)."""
+    with torch.no_grad():
+        return kgate_gpumode.flatten_output(model(*inputs), "the reference")[0]
 
 
 def _one_tensor(out):
     if isinstance(out, (tuple, list)):
         if len(out) != 1:
-            raise TypeError("the reference returns several outputs; the runtime compares one tensor")
+            raise TypeError("the reference returns several outputs; an output-argument entry writes one")
         out = out[0]
     if not isinstance(out, torch.Tensor):
         raise TypeError(f"the reference returned a {type(out).__name__}, not a tensor")
@@ -177,9 +200,8 @@ def io_bytes(module, init_seed):
             model = module.Model(*module.get_init_inputs())
             with torch.no_grad():
                 out = model(*[t.float() if t.is_floating_point() else t for t in inputs])
-            if isinstance(out, (tuple, list)):
-                out = out[0]
-            return total, nbytes(out) if isinstance(out, torch.Tensor) else None
+            outputs, _ = kgate_gpumode.flatten_output(out, "the reference")
+            return total, sum(nbytes(t) for t in outputs)
         except Exception:  # noqa: BLE001 - any op without a meta kernel: the caller estimates
             return total, None
 
@@ -194,7 +216,7 @@ def output_argument_init(module, model, dtype_name, device):
             inputs = [t.to(_DTYPES[dtype_name]) if t.is_floating_point() else t for t in module.get_inputs()]
             out = _one_tensor(module.Model(*module.get_init_inputs())(*inputs))
     except Exception:  # noqa: BLE001 - an op without a meta kernel: one real call instead
-        out = run_reference(model, input_structure(module, 0, dtype_name, device))
+        out = _one_tensor(run_reference(model, input_structure(module, 0, dtype_name, device)))
     return json.dumps([kgate_output_argument.output_spec(module, out, _DTYPES[dtype_name])])
 
 

@@ -172,12 +172,14 @@ def call(model, prepared):
     on CUDA the worker records the end of the call on the stream, synchronizes the device and records it
     again (runtime/cuda/gpu_timer.h)."""
     with torch.no_grad():
-        out = model.call_prepared(prepared) if _runtime_entry(model) else model(*prepared)
-    if isinstance(out, (tuple, list)) and len(out) == 1:
-        out = out[0]
-    if not isinstance(out, torch.Tensor):
-        raise TypeError(f"forward returned a {type(out).__name__}, not a tensor")
-    return out
+        return model.call_prepared(prepared) if _runtime_entry(model) else model(*prepared)
+
+
+def output_leaves(out):
+    """(the output's tensors, its structure as JSON), flattened as the judge flattens the reference's."""
+    import kgate_gpumode
+    tensors, structure = kgate_gpumode.flatten_output(out, "the submission")
+    return list(tensors), structure
 
 
 def _dense(t):

@@ -9,6 +9,8 @@ The candidate's first lines say what is expected (corpus/runtime/README and docs
       lets exec through seccomp for Triton's toolchain, so a different layer reports some violations)
   # runtime-expect-fp32-reference: yes|no   (optional; whether some case passed only against the fp32
       recomputation of an fp16/bf16 reference, which rounds after every op)
+  # runtime-expect-task-checker: yes|no   (optional; whether some case's output differed from the
+      reference's beyond tolerance and the task's own check_implementation accepted it)
   # runtime-expect-failing-dtypes: <dtype> ...   (optional; each listed dtype has at least one failing
       case: for an fp16/bf16 dtype, the fp32 recomputation did not rescue the candidate either)
 Usage: check_annotated.py KGATE REPO_ROOT CANDIDATE [extra kgate run options...]
@@ -26,7 +28,8 @@ def annotations(path):
             if not line.startswith("#"):
                 break
             for key in ("runtime-task", "runtime-expect", "runtime-expect-message", "runtime-expect-message-cuda",
-                        "runtime-expect-fp32-reference", "runtime-expect-failing-dtypes"):
+                        "runtime-expect-fp32-reference", "runtime-expect-task-checker",
+                        "runtime-expect-failing-dtypes"):
                 prefix = f"# {key}:"
                 if line.startswith(prefix):
                     found[key] = line[len(prefix):].strip()
@@ -84,6 +87,11 @@ def main():
         wide = sum(1 for c in report["cases"] if c.get("matched_fp32_reference"))
         if (want_wide == "yes") != (wide > 0):
             problems.append(f"{wide} cases matched only the fp32 reference, expected {want_wide}")
+    want_checker = notes.get("runtime-expect-task-checker")
+    if want_checker:
+        accepted = sum(1 for c in report["cases"] if c.get("accepted_by_task_checker"))
+        if (want_checker == "yes") != (accepted > 0):
+            problems.append(f"{accepted} cases passed only by the task's checker, expected {want_checker}")
     for dtype in notes.get("runtime-expect-failing-dtypes", "").split():
         if not any(c["dtype"] == dtype and c["verdict"] != "pass" for c in report["cases"]):
             problems.append(f"no {dtype} case failed, expected some")

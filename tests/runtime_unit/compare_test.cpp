@@ -191,5 +191,45 @@ TEST(CompareOutputs, InfinityMatchesAReferenceAtTheLargestFiniteValue) {
   EXPECT_FALSE(compare(f, g).ok);
 }
 
+// A tuple output: each tensor against its own, the failing one named, the count checked first.
+TEST(CompareAll, EachTensorOfATupleIsComparedAndTheFailingOneIsNamed) {
+  const Outputs expected{at::randn({8, 4}), at::randn({8})};
+  EXPECT_TRUE(compare_all(expected, {expected[0].clone(), expected[1].clone()}, {}, false, Contract::elementwise,
+                          QuantizationContract{})
+                  .ok);
+  const auto second_wrong = compare_all(expected, {expected[0].clone(), at::zeros({8})}, {}, false,
+                                        Contract::elementwise, QuantizationContract{});
+  EXPECT_EQ(second_wrong.reason_id, "mismatch");
+  EXPECT_EQ(second_wrong.message.rfind("output[1]: ", 0), 0u) << second_wrong.message;
+  const auto one_only =
+      compare_all(expected, {expected[0].clone()}, {}, false, Contract::elementwise, QuantizationContract{});
+  EXPECT_EQ(one_only.reason_id, "shape-mismatch");
+  // A single output keeps its message as compare_outputs writes it.
+  const auto single =
+      compare_all({expected[1]}, {at::zeros({8})}, {}, false, Contract::elementwise, QuantizationContract{});
+  EXPECT_EQ(single.message.find("output"), std::string::npos) << single.message;
+}
+
+TEST(CompareAll, HugeCasesScaleEachTensorsToleranceByItsOwnOutput) {
+  const Outputs expected{at::full({16}, 1e6), at::full({16}, 1.0)};
+  const Tolerance tol{1e-3, 0.0, 1.0};
+  // 1.0 off on the large tensor is within atol scaled by its RMS; on the small tensor it is not.
+  EXPECT_TRUE(compare_all(expected, {expected[0] + 1.0, expected[1].clone()}, tol, true, Contract::elementwise,
+                          QuantizationContract{})
+                  .ok);
+  EXPECT_FALSE(compare_all(expected, {expected[0].clone(), expected[1] + 1.0}, tol, true, Contract::elementwise,
+                           QuantizationContract{})
+                   .ok);
+}
+
+TEST(SameOutputs, SameCountShapeDtypeAndBits) {
+  const auto a = at::randn({4});
+  EXPECT_TRUE(same_outputs({a, a}, {a.clone(), a.clone()}));
+  EXPECT_FALSE(same_outputs({a}, {a, a}));
+  EXPECT_FALSE(same_outputs({a}, {a.to(at::kDouble)}));
+  EXPECT_FALSE(same_outputs({a}, {a + 1.0}));
+  EXPECT_FALSE(same_outputs({a}, {at::Tensor()}));
+}
+
 }  // namespace
 }  // namespace kgate::runtime

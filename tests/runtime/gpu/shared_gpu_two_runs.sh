@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# GPU test (labels gpu, runtime): two `kgate run` processes at once on one GPU, each with a task that
+# needs more than half of its free memory (a tensor of free/14 bytes; a run holds about nine such
+# buffers between the judge's arena, its copies and the worker's output). How a batch runs on a shared
+# GPU: the second run must wait for memory or, having run out, run again alone; both must pass, and
+# neither may end as harness-error or as a verdict on the candidate.
+# Usage: shared_gpu_two_runs.sh KGATE REPO_ROOT PYTHON (the Python with torch the runtime uses)
+set -euo pipefail
+kgate="$1"; root="$2"; python="$3"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+free=$("$python" -c 'import torch; print(torch.cuda.mem_get_info()[0])')
+export KGATE_TEST_NUMEL=$(( free / 14 / 4 ))
+echo "free GPU memory: $(( free >> 20 )) MiB; each run's input: $(( KGATE_TEST_NUMEL * 4 >> 20 )) MiB"
+for i in 1 2; do
+  "$kgate" run --task "$root/tests/runtime/gpu/shared_gpu_task.py" "$root/tests/runtime/gpu/shared_gpu_relu.py" \
+    --device cuda --seeds 1 --format json --cache-dir "$work/cache$i" >"$work/run$i.json" 2>"$work/run$i.err" &
+  eval "pid$i=$!"
+done
+status=0
+for i in 1 2; do
+  eval "pid=\$pid$i"
+  wait "$pid" || true
+  python3 - "$i" "$work/run$i.json" "$work/run$i.err" <<'PY' || status=1
+import json, sys
+i, path, err = sys.argv[1:]
+try:
+    report = json.load(open(path))
+except (OSError, json.JSONDecodeError):
+    print(f"run {i}: no JSON report; stderr: {open(err).read()[-2000:]}")
+    sys.exit(1)
+phases = {p["phase"]: round(p["seconds"], 1) for p in report.get("phases", [])}
+print(f"run {i}: {report['verdict']} {[r['id'] + ': ' + r['message'][:200] for r in report['reasons']]} "
+      f"{report['seconds']:.1f} s, ran_alone={report.get('ran_alone')}, phases {phases}")
+sys.exit(0 if report["verdict"] == "pass" else 1)
+PY
+done
+exit $status
