@@ -1,13 +1,10 @@
 // The rule cache: CBOR files under the cache directory, one per rules directory, written atomically.
 #include "analyzers/rules/rule_cache.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <fstream>
 #include <functional>
 #include <system_error>
 
+#include "analyzers/core/cache_dir.h"
 #include "analyzers/core/content_hash.h"
 #include "analyzers/core/file_text.h"
 
@@ -38,14 +35,6 @@ std::filesystem::path entry_path(const std::filesystem::path& cache_dir, const s
   return cache_dir / ("rules-" + std::to_string(name) + ".cbor");
 }
 
-// Entries are trusted without schema validation, so only a directory that this user owns and that
-// nobody else can write to is used (a shared temp directory could otherwise hold a planted entry).
-bool private_directory(const std::filesystem::path& dir) {
-  struct stat info{};
-  if (::lstat(dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) return false;
-  return info.st_uid == ::getuid() && (info.st_mode & (S_IWGRP | S_IWOTH)) == 0;
-}
-
 }  // namespace
 
 std::string RuleCacheKey::digest() const {
@@ -63,14 +52,6 @@ std::string RuleCacheKey::digest() const {
     part(text);
   }
   return sha256_hex(material);
-}
-
-std::filesystem::path default_cache_dir() {
-  if (const char* env = std::getenv("KGATE_CACHE_DIR"); env && *env) return env;
-  std::error_code ec;
-  std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
-  if (ec) tmp = "/tmp";
-  return tmp / ("kgate-" + std::to_string(getuid()));
 }
 
 std::optional<std::vector<nlohmann::json>> load_rule_cache(const std::filesystem::path& cache_dir,
@@ -91,27 +72,13 @@ std::optional<std::vector<nlohmann::json>> load_rule_cache(const std::filesystem
 
 void store_rule_cache(const std::filesystem::path& cache_dir, const std::filesystem::path& rules_dir,
                       const RuleCacheKey& key, const std::vector<nlohmann::json>& documents) {
-  std::error_code ec;
-  if (std::filesystem::create_directories(cache_dir, ec)) ::chmod(cache_dir.c_str(), 0700);
-  if (!private_directory(cache_dir)) return;
-  const std::filesystem::path target = entry_path(cache_dir, rules_dir);
-  const std::filesystem::path temporary = target.string() + ".tmp" + std::to_string(getpid());
-  {
-    const std::string digest = key.digest();
-    if (digest.empty()) return;
-    const nlohmann::json entry = {{"key", digest}, {"documents", documents}};
-    const std::vector<uint8_t> bytes = nlohmann::json::to_cbor(entry);
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return;
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) {
-      out.close();
-      std::filesystem::remove(temporary, ec);
-      return;
-    }
-  }
-  std::filesystem::rename(temporary, target, ec);  // readers see the old entry or the new one, never half
-  if (ec) std::filesystem::remove(temporary, ec);
+  if (!make_private_directory(cache_dir)) return;
+  const std::string digest = key.digest();
+  if (digest.empty()) return;
+  const nlohmann::json entry = {{"key", digest}, {"documents", documents}};
+  const std::vector<uint8_t> bytes = nlohmann::json::to_cbor(entry);
+  write_atomically(entry_path(cache_dir, rules_dir),
+                   std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace kgate

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzers/core/cache_dir.h"  // default_cache_dir, for callers of the cache
+
 namespace kgate {
 
 struct RuleCacheKey {
@@ -24,9 +26,6 @@ struct RuleCacheKey {
   // part prefixed by its length so that no two different keys give the same bytes.
   std::string digest() const;
 };
-
-// $KGATE_CACHE_DIR, else <temp>/kgate-<uid> (where the Clang engine keeps its precompiled header).
-std::filesystem::path default_cache_dir();
 
 // The validated documents stored for this key (one per file, in the key's order), or nullopt when
 // there is no entry, it is unreadable, or its key differs.
