@@ -8,7 +8,7 @@ import pathlib
 import re
 import sys
 
-LAYERS = ["core", "tasks", "treesitter", "ingest", "harness", "python", "metrics", "cuda", "rules", "pipeline",
+LAYERS = ["core", "tasks", "treesitter", "ingest", "harness", "python", "metrics", "cuda", "ptx", "rules", "pipeline",
           "report", "audit"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"analyzers/([^/"]+)/', re.M)
 

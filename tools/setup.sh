@@ -49,7 +49,8 @@ fi
 
 # --- Configure and build ---
 build="${KGATE_BUILD_DIR:-build}"
-# The Clang analyzer is ON here (a missing Clang fails the build rather than dropping the component);
+# The Clang analyzer and the PTX witness (NVRTC) are ON here (a missing Clang or CUDA toolkit fails the
+# build rather than dropping the component);
 # CI builds also turn warnings into errors.
 werror=OFF
 [ "${CI:-}" = "true" ] && werror=ON
@@ -60,5 +61,5 @@ if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd .. && pwd)}" CCACHE_NOHASHDIR=true
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
-  -DKGATE_WITH_CLANG="${KGATE_WITH_CLANG:-ON}" -DKGATE_MIMALLOC=ON -DKGATE_WERROR="$werror" >/dev/null
+  -DKGATE_WITH_CLANG="${KGATE_WITH_CLANG:-ON}" -DKGATE_WITH_NVRTC="${KGATE_WITH_NVRTC:-ON}" -DKGATE_MIMALLOC=ON -DKGATE_WERROR="$werror" >/dev/null
 cmake --build "$build" -j "$(nproc)"

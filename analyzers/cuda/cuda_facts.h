@@ -44,6 +44,7 @@ struct CudaOptions {
 //     "export:<name>"     bound to Python as <name> (PYBIND11_MODULE m.def, TORCH_LIBRARY m.def/impl)
 //     "tensor-entry"      a host function taking a torch::Tensor / at::Tensor (raw-repository roots)
 //     "template"          a function template (facts come from the uninstantiated pattern)
+//     "ptx-*"             what the PTX witness read in the compiled kernel (analyzers/ptx/witness.h)
 // Call.resolved: the fully qualified callee ("at::matmul", "at::Tensor::to", "cublasSgemm_v2",
 //   "std::thread::thread" for constructions of std::thread). Names Clang could not resolve keep
 //   their spelling with qualifiers ("cublasGemmEx", "mylib::gemm"). Call.callee is the text as

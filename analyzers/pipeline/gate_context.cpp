@@ -127,6 +127,7 @@ Result<const AnalysisContext*> GateContext::context_for(const std::string& path)
   context.limits = options_.limits;
   context.only_rules = options_.only;
   context.cpp_engine = options_.cpp_engine;
+  context.ptx = options_.ptx;
   context.compile_commands = options_.compile_commands;
   context.harness.set = &harnesses_;
   const std::string harness = harness_name(**config);

@@ -35,6 +35,7 @@ struct GateOptions {
   ingest::Limits limits;
   std::vector<std::string> only;
   std::string cpp_engine = "auto";
+  std::string ptx = "auto";
   std::string compile_commands;
 };
 

@@ -27,6 +27,7 @@
 #include "analyzers/pipeline/imported_modules.h"
 #include "analyzers/pipeline/inspect.h"
 #include "analyzers/pipeline/pipeline_finding.h"
+#include "analyzers/ptx/witness.h"
 #include "analyzers/python/python_facts.h"
 #include "analyzers/rules/engine.h"
 #include "analyzers/rules/policy.h"
@@ -221,6 +222,7 @@ void extract_cpp_facts(const SourceFile& file, FactSet& facts, std::vector<Diagn
   cuda::extract_facts(file, facts, diagnostics, options);
   if (raw_cpp) apply_cpp_harness(file, facts, context.harness);
   cuda::link(facts);
+  if (context.ptx != "off") ptx::witness(file, facts, diagnostics);
   if (raw_cpp && !facts.cpp_entry_functions.empty()) {
     for (size_t i = 0; i < facts.functions.size() && facts.entry < 0; ++i) {
       const Function& f = facts.functions[i];

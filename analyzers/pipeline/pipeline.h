@@ -56,6 +56,8 @@ struct AnalysisContext {
   // The engine for C++/CUDA (embedded strings and raw files): "auto" (Clang where it is built in,
   // tree-sitter-cuda otherwise), "tree-sitter", or "none" (Python facts only: the fastest pre-filter).
   std::string cpp_engine = "auto";
+  // The PTX witness (analyzers/ptx/witness.h) on each CUDA source: "auto" (where NVRTC is built in) or "off".
+  std::string ptx = "auto";
   // Directory with compile_commands.json (`kgate check -p DIR`): raw C++ files parse with real headers.
   std::string compile_commands;
   // The harness profiles and any profile or entry functions forced by --harness or .kgate.yaml.

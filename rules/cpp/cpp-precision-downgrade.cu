@@ -3,6 +3,35 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <cublas_v2.h>
+#include <mma.h>
+
+// A half-precision accumulator behind a macro: the source shows no conversion, the PTX witness reads
+// the accumulator type of the compiled mma instruction.
+#define ACC_T half
+// ruleid: cpp-precision-downgrade
+__global__ void gemm_tile(const __half* a, const __half* b, float* c) {
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> fa;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::col_major> fb;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, ACC_T> acc;
+  nvcuda::wmma::fill_fragment(acc, 0);
+  nvcuda::wmma::load_matrix_sync(fa, a, 16);
+  nvcuda::wmma::load_matrix_sync(fb, b, 16);
+  nvcuda::wmma::mma_sync(acc, fa, fb, acc);
+  nvcuda::wmma::store_matrix_sync((__half*)c, acc, 16, nvcuda::wmma::mem_row_major);
+}
+
+// The same tile with an fp32 accumulator.
+// ok: cpp-precision-downgrade
+__global__ void gemm_tile_fp32(const __half* a, const __half* b, float* c) {
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> fa;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::col_major> fb;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc;
+  nvcuda::wmma::fill_fragment(acc, 0.f);
+  nvcuda::wmma::load_matrix_sync(fa, a, 16);
+  nvcuda::wmma::load_matrix_sync(fb, b, 16);
+  nvcuda::wmma::mma_sync(acc, fa, fb, acc);
+  nvcuda::wmma::store_matrix_sync(c, acc, 16, nvcuda::wmma::mem_row_major);
+}
 
 __global__ void k(const float* x, __half* h, __nv_bfloat16* b, float* f) {
   const int i = threadIdx.x;
@@ -30,5 +59,7 @@ torch::Tensor entry(torch::Tensor x) {
   cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH);
   auto out = torch::empty_like(xf);
   k<<<1, 32>>>(x.data_ptr<float>(), (__half*)xh.data_ptr(), (__nv_bfloat16*)xb.data_ptr(), out.data_ptr<float>());
+  gemm_tile<<<1, 32>>>((const __half*)xh.data_ptr(), (const __half*)xh.data_ptr(), out.data_ptr<float>());
+  gemm_tile_fp32<<<1, 32>>>((const __half*)xh.data_ptr(), (const __half*)xh.data_ptr(), out.data_ptr<float>());
   return out;
 }

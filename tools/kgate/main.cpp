@@ -26,6 +26,7 @@
 #include "analyzers/core/facts_json.h"
 #include "analyzers/core/file_text.h"
 #include "analyzers/pipeline/batch.h"
+#include "analyzers/ptx/witness.h"
 #include "analyzers/pipeline/gate_context.h"
 #include "analyzers/pipeline/inspect.h"
 #include "analyzers/pipeline/pipeline.h"
@@ -106,6 +107,7 @@ struct CheckOptions {
   uint32_t max_file_ms = kgate::ingest::Limits{}.max_file_ms;
   uint64_t max_file_memory = kgate::ingest::Limits{}.max_file_memory;
   std::string cpp_engine = "auto";
+  std::string ptx = "auto";
   std::string compile_commands;
   std::string harness;
   std::string contract;
@@ -127,6 +129,7 @@ kgate::GateOptions gate_options(const CheckOptions& options) {
   gate.limits.max_file_memory = options.max_file_memory;
   gate.only = options.only;
   gate.cpp_engine = options.cpp_engine;
+  gate.ptx = options.ptx;
   gate.compile_commands = options.compile_commands;
   return gate;
 }
@@ -285,6 +288,8 @@ nlohmann::json audit_settings(const CheckOptions& options, const kgate::RuleSet&
           {"contract", options.contract},
           {"cpp_engine", options.cpp_engine},
           {"clang_built_in", clang},
+          {"ptx", options.ptx},
+          {"ptx_built_in", kgate::ptx::witness_built()},
           {"max_file_bytes", options.max_file_bytes},
           {"rules", kgate::sha256_hex(catalogue)}};
 }
@@ -629,6 +634,10 @@ int main(int argc, char** argv) {
                    "engine for C++/CUDA: auto (Clang where built in), tree-sitter, or none (Python facts only)")
       ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));
   check_cmd
+      ->add_option("--ptx", check.ptx,
+                   "the PTX witness on CUDA sources: auto (compile each with NVRTC where it is built in) or off")
+      ->check(CLI::IsMember({"auto", "off"}));
+  check_cmd
       ->add_option("-p,--compile-commands", check.compile_commands,
                    "directory holding compile_commands.json: raw C++ files parse with their real flags and headers")
       ->check(CLI::ExistingDirectory);
@@ -661,6 +670,8 @@ int main(int argc, char** argv) {
   audit_cmd->add_option("--rules-dir", audit.check.rules_dir, "rules directory");
   audit_cmd->add_option("--cpp-engine", audit.check.cpp_engine, "engine for C++/CUDA: auto, tree-sitter, or none")
       ->check(CLI::IsMember({"auto", "tree-sitter", "none"}));
+  audit_cmd->add_option("--ptx", audit.check.ptx, "the PTX witness on CUDA sources: auto or off")
+      ->check(CLI::IsMember({"auto", "off"}));
   audit_cmd->add_option("--max-file-bytes", audit.check.max_file_bytes, "input-too-large above this size")
       ->check(CLI::PositiveNumber);
   audit_cmd->add_option("DIR", audit.check.paths, "directories or files");
