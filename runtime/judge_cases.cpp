@@ -280,6 +280,11 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     result.reason = std::move(reason);
     return true;
   };
+  // A reason about one tensor of a tuple names it ("output[1]: ...").
+  const auto fail_output = [&](Reason reason, std::size_t i) {
+    if (outputs.size() > 1) reason.message = output_name(outputs, i) + ": " + reason.message;
+    return fail(std::move(reason));
+  };
   const json& body = answer.body;
   // Aliasing first: a view of an input is also not plain, and aliasing is the more precise reason.
   std::vector<StorageRange> input_ranges;
@@ -292,14 +297,10 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     return fail({"shape-mismatch", "the output has " + std::to_string(outputs.size()) + " tensor(s), the reference's " +
                                        std::to_string(expected.size())});
   for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const std::string name = output_name(outputs, i);
-    const auto named = [&](std::optional<Reason> reason) {
-      if (outputs.size() > 1) reason->message = name + ": " + reason->message;
-      return fail(*reason);
-    };
     const std::string out_device = devices[i].is_string() ? devices[i].get<std::string>() : std::string();
     if (out_device.rfind(options_.device, 0) != 0)
-      return fail({"device-mismatch", "the " + name + " is on " + out_device + ", the run is on " + options_.device});
+      return fail({"device-mismatch",
+                   "the " + output_name(outputs, i) + " is on " + out_device + ", the run is on " + options_.device});
     const json& facts_json = all_facts[i];
     OutputFacts facts{};
     facts.exact_tensor_type = facts_json.value("exact_tensor_type", false);
@@ -310,18 +311,14 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     facts.owns_storage_exactly = facts_json.value("owns_storage_exactly", false);
     facts.storage = {facts_json.value("storage_begin", std::uintptr_t{0}),
                      facts_json.value("storage_end", std::uintptr_t{0})};
-    if (auto reason = check_aliasing(facts.storage, input_ranges)) return named(reason);
-    if (auto reason = check_output_plain(facts, expected[i].is_contiguous())) return named(reason);
+    if (auto reason = check_aliasing(facts.storage, input_ranges)) return fail_output(*reason, i);
+    if (auto reason = check_output_plain(facts, expected[i].is_contiguous())) return fail_output(*reason, i);
   }
   std::vector<at::Tensor> after;
   for (const auto& slot : slots) after.push_back(*slot_view(arena_, slot));  // read only, before the next call
   if (auto reason = check_inputs_unchanged(originals, after)) return fail(*reason);
-  for (std::size_t i = 0; i < outputs.size(); ++i) {
-    if (auto reason = check_poison_read(outputs[i])) {
-      if (outputs.size() > 1) reason->message = output_name(outputs, i) + ": " + reason->message;
-      return fail(*reason);
-    }
-  }
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    if (auto reason = check_poison_read(outputs[i])) return fail_output(*reason, i);
   // The kernels the call ran are evidence about how it computed, whatever its output: a forbidden
   // library kernel or no kernel of its own is the more precise reason than a numerical mismatch.
   std::optional<Trace> call_trace;
@@ -408,12 +405,8 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
     if (second.size() != outputs.size())
       return fail({"nondeterministic", "the same inputs gave " + std::to_string(outputs.size()) + " and then " +
                                            std::to_string(second.size()) + " output tensor(s)"});
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-      if (auto reason = check_deterministic(outputs[i], second[i])) {
-        if (outputs.size() > 1) reason->message = output_name(outputs, i) + ": " + reason->message;
-        return fail(*reason);
-      }
-    }
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      if (auto reason = check_deterministic(outputs[i], second[i])) return fail_output(*reason, i);
   }
   return true;
 }
