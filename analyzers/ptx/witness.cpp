@@ -12,6 +12,7 @@
 #include "analyzers/core/cache_dir.h"
 #include "analyzers/core/content_hash.h"
 #include "analyzers/core/file_text.h"
+#include "analyzers/cuda/cuda_common.h"
 
 #include "analyzers/ptx/device_text.h"
 #include "analyzers/ptx/ptx_scan.h"
@@ -85,11 +86,6 @@ std::string torch_dtype(const std::string& ptx_type) {
   return {};
 }
 
-std::string last_component(const std::string& name) {
-  const size_t at = name.rfind("::");
-  return at == std::string::npos ? name : name.substr(at + 2);
-}
-
 // The kernel's Function: a __global__ of the module with the PTX entry's name (qualified or not), else
 // of any C++ module of the submission.
 int kernel_function(const FactSet& facts, int module, const std::string& name) {
@@ -97,7 +93,7 @@ int kernel_function(const FactSet& facts, int module, const std::string& name) {
   for (size_t i = 0; i < facts.functions.size(); ++i) {
     const Function& f = facts.functions[i];
     if (f.kind != FunctionKind::CudaGlobal) continue;
-    if (f.qualname != name && f.name != last_component(name)) continue;
+    if (f.qualname != name && f.name != cuda::last_component(name)) continue;
     if (f.module == module) return static_cast<int>(i);
     if (fallback < 0) fallback = static_cast<int>(i);
   }
@@ -262,7 +258,7 @@ void record(const std::vector<PtxKernel>& kernels, int module, FactSet& facts) {
     const bool external = std::any_of(k.external_calls.begin(), k.external_calls.end(), [&](const std::string& callee) {
       return std::none_of(facts.functions.begin(), facts.functions.end(), [&](const Function& g) {
         return (g.kind == FunctionKind::CudaDevice || g.kind == FunctionKind::CudaGlobal) &&
-               (g.qualname == callee || g.name == last_component(callee));
+               (g.qualname == callee || g.name == cuda::last_component(callee));
       });
     });
     if (external) mark("ptx-external-call");

@@ -70,7 +70,7 @@ def flatten_output(out, who):
     the task's checker the structure the candidate returned. A tuple of one tensor counts as the tensor."""
     where = f"{who} returned"
     spec = _flatten(out, set(), where)
-    tensors = _inputs(spec, out)
+    tensors = _leaves(out)
     if not tensors:
         raise TypeError(f"{where} a {type(out).__name__} that holds no tensor")
     return tensors, json.dumps(spec)
