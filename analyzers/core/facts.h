@@ -304,6 +304,9 @@ struct Extension {
   // A leading kSubmissionDir stands for the submission's directory (the pipeline reads them).
   std::vector<std::string> source_files;
   bool sources_unresolved = false;  // a source argument could not be folded to text
+  // Macros defined on the command line of each translation unit: "-DNAME=VALUE" in extra_cflags (the
+  // C++ sources) and extra_cuda_cflags (the CUDA sources), kept as "NAME=VALUE" or "NAME".
+  std::vector<std::string> cpp_defines, cuda_defines;
   Span span;
 };
 

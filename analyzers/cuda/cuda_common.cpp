@@ -118,4 +118,16 @@ bool is_storage_accessor(std::string_view method) {
   return method == "data_ptr" || method == "mutable_data_ptr" || method == "data";
 }
 
+std::vector<std::string> command_line_defines(const FactSet& facts, const Module& module) {
+  if (module.extension < 0 || module.extension >= static_cast<int>(facts.extensions.size())) return {};
+  const Extension& ext = facts.extensions[module.extension];
+  return module.language == Language::Cuda ? ext.cuda_defines : ext.cpp_defines;
+}
+
+std::string define_line(const std::string& define) {
+  const auto eq = define.find('=');
+  if (eq == std::string::npos) return "#define " + define + " 1\n";
+  return "#define " + define.substr(0, eq) + " " + define.substr(eq + 1) + "\n";
+}
+
 }  // namespace kgate::cuda

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analyzers/core/facts.h"
 #include "analyzers/core/source.h"
@@ -44,5 +45,12 @@ bool is_recorded_construction(std::string_view qualified_class);
 
 // Whether a qualified name is an ATen/torch tensor type (the kinds of static state that cache).
 bool is_tensor_type_name(std::string_view type_text);
+
+// The macros the build defines on the command line of an embedded module's translation unit
+// (extra_cuda_cflags for CUDA sources, extra_cflags for C++ sources), as "NAME=VALUE" or "NAME".
+std::vector<std::string> command_line_defines(const FactSet& facts, const Module& module);
+
+// One such define as a #define line ("NAME=VALUE" -> "#define NAME VALUE\n"; "NAME" -> "#define NAME 1\n").
+std::string define_line(const std::string& define);
 
 }  // namespace kgate::cuda

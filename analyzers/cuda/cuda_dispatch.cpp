@@ -133,6 +133,9 @@ struct CallGraph {
       int g = group_of(f, fn.module);
       by_qualname[{g, fn.qualname}].push_back(i);
       by_name[{g, fn.name}].push_back(i);
+      // A call of a virtual method reaches the overrides the submission defines.
+      for (const auto& d : fn.decorators)
+        if (d.rfind("overrides:", 0) == 0) by_qualname[{g, d.substr(10)}].push_back(i);
     }
     for (int i = 0; i < static_cast<int>(f.calls.size()); ++i)
       if (f.calls[i].function >= 0) calls_of[f.calls[i].function].push_back(i);

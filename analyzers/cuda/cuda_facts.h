@@ -44,12 +44,20 @@ struct CudaOptions {
 //     "export:<name>"     bound to Python as <name> (PYBIND11_MODULE m.def, TORCH_LIBRARY m.def/impl)
 //     "tensor-entry"      a host function taking a torch::Tensor / at::Tensor (raw-repository roots)
 //     "template"          a function template (facts come from the uninstantiated pattern)
+//     "overrides:<name>"  a method overriding the virtual <name>: a call of <name> reaches it too
 //     "ptx-*"             what the PTX witness read in the compiled kernel (analyzers/ptx/witness.h)
 // Call.resolved: the fully qualified callee ("at::matmul", "at::Tensor::to", "cublasSgemm_v2",
 //   "std::thread::thread" for constructions of std::thread). Names Clang could not resolve keep
 //   their spelling with qualifiers ("cublasGemmEx", "mylib::gemm"). Call.callee is the text as
 //   written at the call site (the macro invocation when the name came from a macro); a name formed
 //   by `##` gets dynamic_name=true and " [token-pasted]" appended to callee.
+// Calls through values (Clang engine): a function named as a value (`&at::matmul` in a table, an
+//   argument, a std::function) is a call there, with keyword "@as-value"; a call through a variable
+//   of namespace or class scope is a call of each function its initializer names or its lambdas
+//   call ("@via:<variable>"), or, when the initializer shows none, a call with unresolved_dynamic
+//   set and resolved = the variable; an operator looked up in c10::Dispatcher by a literal schema is
+//   a call of it ("at::bmm", "@dispatcher"); a declaration bound to a symbol by an asm label
+//   resolves to the demangled symbol.
 // Call.keywords (C++ has no keyword arguments) lists the named constants passed as arguments
 //   ("cudaStreamNonBlocking", "cudaEventDisableTiming", "CUBLAS_TF32_TENSOR_OP_MATH") and shape
 //   markers starting with '@': "@in-loop" (the call sits in a loop), "@int-to-pointer" (an argument

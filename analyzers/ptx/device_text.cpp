@@ -139,7 +139,56 @@ class Blanker {
 
   bool mentions_host(TSNode n) const {
     const std::string_view t = text(n);
-    return names_host_namespace(t) || std::regex_search(t.begin(), t.end(), host_names());
+    return names_host_namespace(t) || std::regex_search(t.begin(), t.end(), host_names()) || names_blanked(t);
+  }
+
+  // Whether the text names a type or function blanked before it (`using Launcher = void (*)(at::Tensor&)`
+  // makes `static const Launcher table[] = {&launch};` host code too).
+  bool names_blanked(std::string_view t) const {
+    if (blanked_names_.empty()) return false;
+    for (size_t i = 0; i < t.size();) {
+      if (!is_word(t[i]) || (i > 0 && is_word(t[i - 1]))) {
+        ++i;
+        continue;
+      }
+      size_t end = i;
+      while (end < t.size() && is_word(t[end])) ++end;
+      if (blanked_names_.count(std::string(t.substr(i, end - i)))) return true;
+      i = end;
+    }
+    return false;
+  }
+
+  // The name a definition or declaration introduces (its last identifier before the parameters).
+  static std::string declared_name(TSNode n, std::string_view source) {
+    for (int depth = 0; depth < 8 && !ts_node_is_null(n); ++depth) {
+      if (ts::is(n, "identifier") || ts::is(n, "type_identifier") || ts::is(n, "field_identifier")) break;
+      TSNode next = ts::field(n, "declarator");
+      if (ts_node_is_null(next)) next = ts::field(n, "name");
+      n = next;
+    }
+    if (ts_node_is_null(n)) return {};
+    std::string_view t = ts::text(n, source);
+    if (auto colon = t.rfind("::"); colon != std::string_view::npos) t = t.substr(colon + 2);
+    return std::string(t);
+  }
+
+  void blank_host(TSNode n, TSNode named) {
+    if (std::string name = declared_name(named, source_); !name.empty()) blanked_names_.insert(name);
+    blank(n);
+  }
+
+  // A struct that device code may use keeps its fields; its member functions without an execution space
+  // are host code, which NVRTC does not compile.
+  void host_members(TSNode record) {
+    TSNode body = ts::field(record, "body");
+    if (ts_node_is_null(body)) return;
+    for (TSNode m : ts::named_children(body)) {
+      TSNode definition = m;
+      if (ts::is(m, "template_declaration"))
+        for (TSNode k : ts::named_children(m)) definition = k;
+      if (ts::is(definition, "function_definition") && !is_device_function(definition, m)) blank(m);
+    }
   }
 
   // `namespace tt = torch;`: tt is a host namespace from here on (blanked); `namespace s = std;` keeps
@@ -176,7 +225,7 @@ class Blanker {
   void function(TSNode definition, TSNode outer) {
     if (is_device_function(definition, outer)) return;
     collect_launches(outer);
-    blank(outer);
+    blank_host(outer, definition);
     ++out_.blanked_functions;
   }
 
@@ -191,7 +240,12 @@ class Blanker {
     const bool variable = !prototype && !ts_node_is_null(ts::field(n, "declarator"));
     static const std::regex constant_words(R"(\b(const|constexpr)\b)");
     const bool constant = std::regex_search(t.begin(), t.end(), constant_words);
-    if (prototype || mentions_host(n) || (variable && !constant)) blank(n);
+    if (prototype || mentions_host(n) || (variable && !constant)) {
+      blank_host(n, n);
+    } else {
+      for (TSNode c : ts::named_children(n))
+        if (ts::is(c, "struct_specifier") || ts::is(c, "class_specifier")) host_members(c);
+    }
   }
 
   void item(TSNode c, int depth) {
@@ -236,7 +290,10 @@ class Blanker {
     } else if (t == "type_definition" || t == "alias_declaration" || t == "using_declaration" ||
                t == "struct_specifier" || t == "class_specifier" || t == "enum_specifier" || t == "union_specifier" ||
                t == "static_assert_declaration") {
-      if (mentions_host(c)) blank(c);
+      if (mentions_host(c))
+        blank_host(c, c);
+      else if (t == "struct_specifier" || t == "class_specifier")
+        host_members(c);
     } else {
       // A statement at namespace scope (a macro invocation such as PYBIND11_MODULE the grammar could
       // not place), or an ERROR node: kept only where it names a device execution space.
@@ -252,6 +309,7 @@ class Blanker {
   std::string_view source_;
   DeviceText& out_;
   std::set<std::string> device_macros_;
+  std::set<std::string> blanked_names_;  // host functions, types and variables blanked so far
   std::set<std::string> host_namespaces_ = {"torch", "at", "c10", "pybind11", "py", "thrust"};
   std::set<std::string> std_namespaces_ = {"std"};
 };

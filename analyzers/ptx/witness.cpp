@@ -209,9 +209,10 @@ Compiled compile(const DeviceText& device, const std::string& prelude, bool with
 // The PTX of a CUDA module's device code, from the cache directory where an earlier run made it (keyed
 // by NVRTC's version, the prelude and the device text: the inputs of the compilation, not the reading of
 // its output, so a new kgate reads the same PTX afresh).
-Compiled compile_cached(const DeviceText& device) {
+Compiled compile_cached(const DeviceText& device, const std::vector<std::string>& defines) {
   const bool names_std = device.text.find("std::") != std::string::npos;
   std::string prelude = std::string(kPrelude) + (names_std ? kStdPrelude : "");
+  for (const std::string& d : defines) prelude += cuda::define_line(d);  // -D from extra_cuda_cflags
   // torch/extension.h brings CUDA's half, bfloat16 and fp8 types with it; without it, their headers do.
   const auto names = [&](const char* word) { return device.text.find(word) != std::string::npos; };
   if (names("half") || names("__hadd") || names("__float2half")) prelude += "#include <cuda_fp16.h>\n";
@@ -307,7 +308,7 @@ void witness(const SourceFile& host, FactSet& facts, std::vector<Diagnostic>& di
                std::to_string(kMaxKernels) + " kernels)");
       continue;
     }
-    const Compiled compiled = compile_cached(device_only_text(text));
+    const Compiled compiled = compile_cached(device_only_text(text), cuda::command_line_defines(facts, module));
     if (!compiled.ok) {
       note(host, module, diagnostics, compiled.ptx);
       continue;

@@ -43,6 +43,28 @@ int Extractor::extension_for(TSNode call, int scope) {
     if (list)
       for (const auto& f : *list) ext.functions.push_back(f.text);
   }
+  // -DNAME=VALUE in extra_cflags / extra_cuda_cflags: the C++ engines and the PTX witness read the
+  // sources with the same macros the build would define.
+  const auto defines = [&](const char* keyword, std::vector<std::string>& out) {
+    TSNode flags = keyword_arg(args, keyword);
+    if (ts_node_is_null(flags)) return;
+    int saved = current_scope_;
+    current_scope_ = scope;
+    auto list = folder_.fold_string_list(flags);
+    current_scope_ = saved;
+    if (!list) return;
+    for (size_t i = 0; i < list->size(); ++i) {
+      const std::string& flag = (*list)[i].text;
+      if ((flag == "-D" || flag == "--define-macro") && i + 1 < list->size())
+        out.push_back((*list)[++i].text);
+      else if (flag.rfind("-D", 0) == 0 && flag.size() > 2)
+        out.push_back(flag.substr(2));
+      else if (flag.rfind("--define-macro=", 0) == 0)
+        out.push_back(flag.substr(15));
+    }
+  };
+  defines("extra_cflags", ext.cpp_defines);
+  defines("extra_cuda_cflags", ext.cuda_defines);
   facts_.extensions.push_back(ext);
 
   auto add_sources = [&](TSNode expr, Language lang, const char* role) {

@@ -60,3 +60,47 @@ void unused_helper(at::Tensor* a) {
   // ok: cpp-library-call
   at::matmul(*a, *a);
 }
+
+// Library functions reached as values: a table of function pointers, a std::function holding a
+// lambda, a virtual method, a functor, an operator looked up by its schema name, an asm label.
+using BinaryOp = at::Tensor (*)(const at::Tensor&, const at::Tensor&);
+static const BinaryOp kBinaryOps[] = {&at::matmul, &at::add};
+static std::function<at::Tensor(const at::Tensor&)> g_activation = [](const at::Tensor& t) { return at::gelu(t); };
+
+struct Epilogue {
+  virtual at::Tensor apply(const at::Tensor& t) const = 0;
+};
+struct LibraryEpilogue : Epilogue {
+  at::Tensor apply(const at::Tensor& t) const override {
+    // ruleid: cpp-library-call
+    return at::softmax(t, 1);
+  }
+};
+struct Product {
+  at::Tensor operator()(const at::Tensor& a, const at::Tensor& b) const {
+    // ruleid: cpp-library-call
+    return at::bmm(a, b);
+  }
+};
+at::Tensor renamed_matmul(const at::Tensor& a, const at::Tensor& b) __asm__("_ZN2at6matmulERKNS_6TensorES2_");
+
+at::Tensor apply_op(BinaryOp op, const at::Tensor& a, const at::Tensor& b) { return op(a, b); }
+
+torch::Tensor values_entry(torch::Tensor a, torch::Tensor b) {
+  // ruleid: cpp-library-call
+  auto c = kBinaryOps[0](a, b);
+  // ruleid: cpp-library-call
+  auto d = g_activation(c);
+  LibraryEpilogue epilogue;
+  const Epilogue& e = epilogue;
+  auto f = e.apply(d);
+  Product product;
+  auto g = product(f, f);
+  // ruleid: cpp-library-call
+  auto h = apply_op(&at::mm, g, g);
+  // ruleid: cpp-library-call
+  static auto op = c10::Dispatcher::singleton().findSchemaOrThrow("aten::relu", "").typed<at::Tensor(const at::Tensor&)>();
+  auto i = op.call(h);
+  // ruleid: cpp-library-call
+  return renamed_matmul(i, i);
+}

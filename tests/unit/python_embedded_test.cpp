@@ -322,5 +322,17 @@ m = load_inline(name="aug", cpp_sources=src)
   EXPECT_FALSE(hidden) << "the appended source is neither analysed nor reported as unresolved";
 }
 
+TEST(PythonEmbedded, CommandLineDefinesOfEachTranslationUnit) {
+  auto r = extract(R"(from torch.utils.cpp_extension import load_inline
+flags = ["-O3", "-DTILE=32", "-D", "USE_VEC"]
+ext = load_inline(name="e", cpp_sources="int f();", cuda_sources="int f() { return TILE; }",
+                  functions=["f"], extra_cflags=["--define-macro=HOST_ONLY=1"], extra_cuda_cflags=flags)
+)");
+  ASSERT_EQ(r.facts.extensions.size(), 1u);
+  const Extension& e = r.facts.extensions[0];
+  EXPECT_EQ(e.cuda_defines, (std::vector<std::string>{"TILE=32", "USE_VEC"}));
+  EXPECT_EQ(e.cpp_defines, (std::vector<std::string>{"HOST_ONLY=1"}));
+}
+
 }  // namespace
 }  // namespace kgate

@@ -37,6 +37,7 @@ bool Collector::VisitVarDecl(VarDecl* vd) {
 }
 
 bool Collector::VisitCallExpr(CallExpr* e) {
+  note_callee_ref(e);
   if (auto* k = dyn_cast<CUDAKernelCallExpr>(e)) {
     add_chevron_launch(k);
     return true;
@@ -45,12 +46,13 @@ bool Collector::VisitCallExpr(CallExpr* e) {
     std::string n = fd->getNameAsString();
     if (n == "__cudaPushCallConfiguration" || n == "cudaConfigureCall") return true;
   }
+  follow_callable_variable(e);
   if (const auto* op = dyn_cast<CXXOperatorCallExpr>(e)) {
     note_operator_write(op);
     const FunctionDecl* fd = op->getDirectCallee();
     std::string q = fd ? qualified_name(fd) : "";
     note_operator_cast(op, fd);
-    if (q.rfind("at::", 0) != 0 && q.rfind("torch::", 0) != 0) return true;
+    if (q.rfind("at::", 0) != 0 && q.rfind("torch::", 0) != 0 && !is_local_functor_call(op)) return true;
   }
   add_call(e, e->getCallee());
   return true;
@@ -79,6 +81,7 @@ bool Collector::VisitCXXConstructExpr(CXXConstructExpr* e) {
 }
 
 bool Collector::VisitDeclRefExpr(DeclRefExpr* e) {
+  note_function_value(e);
   if (const auto* ec = dyn_cast<EnumConstantDecl>(e->getDecl())) {
     std::string n = ec->getNameAsString();
     if (n.rfind("cuda", 0) == 0 || n.rfind("CU_", 0) == 0 || n.rfind("CUBLAS", 0) == 0 || n.rfind("CUDNN", 0) == 0)
@@ -308,6 +311,10 @@ int Collector::add_function(const FunctionDecl* fd) {
   }
   if (tensor_param && f.kind == FunctionKind::Host) f.decorators.push_back("tensor-entry");
   if (fd->getDescribedFunctionTemplate() || fd->isTemplated()) f.decorators.push_back("template");
+  // A call of a virtual method may run any override the submission defines (cuda::link follows it).
+  if (const auto* md = dyn_cast<CXXMethodDecl>(fd))
+    for (const CXXMethodDecl* base : md->overridden_methods())
+      f.decorators.push_back("overrides:" + qualified_name(base));
   f.module = in_.module;
   f.parent = current_function();
   f.span = span_of(SourceRange(fd->getLocation(), fd->getLocation()));

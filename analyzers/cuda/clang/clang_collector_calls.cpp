@@ -95,7 +95,8 @@ Collector::Resolution Collector::resolve(const Expr* callee_expr) const {
   if (const auto* dr = dyn_cast<DeclRefExpr>(c)) {
     r.name_loc = dr->getLocation();
     if (const auto* fd = dyn_cast<FunctionDecl>(dr->getDecl())) {
-      r.resolved = qualified_name(fd);
+      r.resolved = asm_label_target(fd);
+      if (r.resolved.empty()) r.resolved = qualified_name(fd);
       r.local_target = defined_here(fd);
       r.receiver =
           fd->getDeclContext()->isNamespace() && dr->getQualifier() ? ReceiverKind::Module : ReceiverKind::None;
@@ -218,6 +219,12 @@ void Collector::add_call(const Expr* call, const Expr* callee) {
     collect_arg_names(a, c.keywords);
   }
   if (in_loop()) c.keywords.push_back("@in-loop");
+  // An ATen operator looked up by its schema name is a call of that operator.
+  if (std::string op = dispatcher_operator(c.resolved, c.string_args); !op.empty()) {
+    c.resolved = op;
+    c.method = std::string(last_component(op));
+    c.keywords.push_back("@dispatcher");
+  }
   // Python bindings: m.def("name", &fn) / TORCH_LIBRARY m.impl("name", fn) export `fn` as `name`.
   if ((c.resolved == "pybind11::module_::def" || c.resolved == "torch::Library::def" ||
        c.resolved == "torch::Library::impl") &&

@@ -2,7 +2,9 @@
 // unit's AST into KernelGate facts. Its members are defined in three files by concern:
 //   clang_collector.cpp        traversal, locations, guards, functions, the end of the unit;
 //   clang_collector_calls.cpp  call resolution, constructions, casts, names;
-//   clang_collector_writes.cpp kernel writes, launches, static state, writes and returns.
+//   clang_collector_writes.cpp kernel writes, launches, static state, writes and returns;
+//   clang_collector_indirect.cpp calls through values: functions named as values, variables that
+//                              hold callables, functors, c10::Dispatcher schemas, asm labels.
 #pragma once
 
 #include <algorithm>
@@ -187,6 +189,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   std::vector<std::pair<unsigned, unsigned>> callee_ranges_;  // main-file offsets of recorded callees
   std::vector<std::tuple<unsigned, unsigned, int>> function_ranges_;
   std::vector<std::pair<const FunctionDecl*, int>> definitions_;
+  std::set<const Expr*> callee_refs_;  // DeclRefExprs that are the callee of a call (not a value)
 
   int current_function() const { return fn_stack_.empty() ? -1 : fn_stack_.back(); }
 
@@ -325,6 +328,33 @@ class Collector : public RecursiveASTVisitor<Collector> {
   void add_cast(const std::string& dtype, const std::string& via, SourceRange range, bool setup = false);
 
   void add_name(const std::string& name, SourceRange range);
+
+  // ---- calls through values (clang_collector_indirect.cpp) ----
+
+  // The function a callee expression names directly (`f`, `&f`, `*f`), to tell calls from values.
+  void note_callee_ref(const CallExpr* e);
+
+  // A function named as a value (`&at::matmul` in a table, an argument, a std::function): a call of
+  // it where the value is taken. Kernels and functions handed to a Python binding are not counted.
+  void note_function_value(const DeclRefExpr* e);
+
+  // A call through a variable of namespace or class scope that holds callables (`table[i](a, b)`,
+  // `g(a, b)` on a std::function, `ops.mm(a, b)`): a call of each function its initializer names or
+  // its lambdas call; with none, an unresolved call.
+  void follow_callable_variable(const CallExpr* e);
+
+  // A call of a functor's operator() defined in the submission.
+  bool is_local_functor_call(const CXXOperatorCallExpr* op) const;
+
+  static void collect_functions(const Stmt* s, std::vector<const FunctionDecl*>& out);
+  static bool has_lambda(const Stmt* s);
+
+  // `at::Tensor f(...) __asm__("_ZN2at6matmul...")`: the symbol the declaration is bound to, as a
+  // qualified name ("at::matmul"), or empty.
+  std::string asm_label_target(const FunctionDecl* fd) const;
+
+  // c10::Dispatcher::findSchemaOrThrow("aten::bmm", ...): the ATen operator looked up ("at::bmm").
+  static std::string dispatcher_operator(const std::string& resolved, const std::vector<std::string>& strings);
 
   // ---- launches ----
 

@@ -294,7 +294,10 @@ void Collector::add_global(const VarDecl* vd) {
   QualType t = vd->getType();
   std::string kind;
   std::string spelled = t.getAsString();
-  if (is_tensor_type_name(type_name(t)) || spelled.find("Tensor") != std::string::npos)
+  // A callable whose signature names Tensor (std::function<at::Tensor(...)>, an operator handle)
+  // holds code, not a tensor.
+  const bool callable = t.getCanonicalType().getAsString().find('(') != std::string::npos;
+  if (!callable && (is_tensor_type_name(type_name(t)) || spelled.find("Tensor") != std::string::npos))
     kind = "tensor";
   else if (t->isPointerType() && !t->getPointeeType()->isFunctionType() &&
            !(t->getPointeeType()->isCharType() && t->getPointeeType().isConstQualified()))

@@ -4,6 +4,7 @@
 // Missing headers never stop the parse: a virtual directory searched last (-idirafter) answers
 // every include with an empty file, so names from absent headers survive as recovery nodes.
 #include "analyzers/cuda/clang/clang_engine.h"
+#include "analyzers/cuda/cuda_common.h"
 
 #include <unistd.h>
 
@@ -312,6 +313,7 @@ class Engine {
       why = "Clang rejected its own command line";
       return false;
     }
+    for (const std::string& d : command_line_defines(facts, m)) inv->getPreprocessorOpts().addMacroDef(d);
 
     const size_t sizes[] = {facts.functions.size(), facts.calls.size(), facts.launches.size(),
                             facts.globals.size(),   facts.casts.size(), facts.returns.size(),

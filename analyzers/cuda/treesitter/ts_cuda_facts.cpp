@@ -33,6 +33,13 @@ void TsCollector::run() {
   ts::TreePtr tree(ts::parse_within_budget(parser.get(), text_));
   if (!tree || budget_exhausted()) return;  // a limit was hit: the pipeline reports it
   TSNode root = ts_tree_root_node(tree.get());
+  // -DNAME=VALUE from the build's flags, before the file's own #defines (which may redefine them).
+  for (const std::string& d : command_line_defines(facts_, mod_)) {
+    const auto eq = d.find('=');
+    Macro m;
+    m.body = eq == std::string::npos ? "1" : squeeze(d.substr(eq + 1));
+    macros_[d.substr(0, eq)] = m;
+  }
   collect_preamble(root, 0);
   walk(root, Guard{}, 0);
   for (auto& [li, name] : pending_kernels_) {

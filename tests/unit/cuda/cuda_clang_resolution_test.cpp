@@ -9,6 +9,8 @@ namespace {
 
 using testing::extract_raw;
 using testing::find_call;
+using testing::find_function;
+using testing::has;
 using testing::line_of;
 
 // These cases exist only in builds with the Clang component (KGATE_WITH_CLANG, ON in CI): they are
@@ -158,6 +160,81 @@ torch::Tensor entry(torch::Tensor x) {
   ASSERT_EQ(r.facts.returns.size(), 1u);
   EXPECT_TRUE(testing::has(r.facts.returns[0].origins, "at::empty_like"));
   EXPECT_FALSE(r.facts.returns[0].written);
+}
+
+// A library function reached as a value is a call of it: through a table of function pointers, a
+// std::function holding a lambda, an argument, a virtual method, a functor, a schema name looked up in
+// c10::Dispatcher, and a declaration bound to another symbol by an asm label.
+TEST_F(ClangResolution, LibraryFunctionsReachedAsValues) {
+  const std::string src = R"(#include <torch/extension.h>
+#include <functional>
+using Op = at::Tensor (*)(const at::Tensor&, const at::Tensor&);
+static const Op kOps[] = {&at::matmul};
+static std::function<at::Tensor(const at::Tensor&)> g_act = [](const at::Tensor& t) { return at::gelu(t); };
+struct Base { virtual at::Tensor go(const at::Tensor& t) const = 0; };
+struct Impl : Base { at::Tensor go(const at::Tensor& t) const override { return at::softmax(t, 1); } };
+struct Functor { at::Tensor operator()(const at::Tensor& t) const { return at::relu(t); } };
+at::Tensor renamed(const at::Tensor& a, const at::Tensor& b) __asm__("_ZN2at6matmulERKNS_6TensorES2_");
+at::Tensor apply(Op op, const at::Tensor& a) { return op(a, a); }
+torch::Tensor entry(torch::Tensor a) {
+  auto t1 = kOps[0](a, a);
+  auto t2 = g_act(t1);
+  Impl impl;
+  const Base& base = impl;
+  auto t3 = base.go(t2);
+  Functor functor;
+  auto t4 = functor(t3);
+  auto t5 = apply(&at::mm, t4);
+  auto t6 = c10::Dispatcher::singleton().findSchemaOrThrow("aten::bmm", "").typed<at::Tensor(const at::Tensor&, const at::Tensor&)>().call(t5, t5);
+  return renamed(t6, t6);
+}
+)";
+  auto r = extract_raw(src);
+  const struct {
+    const char* resolved;
+    const char* line;
+  } expected[] = {{"at::matmul", "t1 ="},          {"at::gelu", "t2 ="}, {"at::softmax", "struct Impl"},
+                  {"at::relu", "struct Functor"},  {"at::mm", "t5 ="},   {"at::bmm", "t6 ="},
+                  {"at::matmul", "return renamed"}};
+  for (const auto& e : expected) {
+    const Call* c = find_call(r.facts, e.resolved, line_of(src, e.line));
+    ASSERT_NE(c, nullptr) << e.resolved << " at " << e.line;
+    EXPECT_TRUE(c->reachable) << e.resolved << " at " << e.line;
+  }
+  EXPECT_TRUE(has(find_call(r.facts, "at::matmul", line_of(src, "t1 ="))->keywords, "@via:kOps"));
+  EXPECT_TRUE(has(find_call(r.facts, "at::mm", line_of(src, "t5 ="))->keywords, "@as-value"));
+  EXPECT_TRUE(has(find_call(r.facts, "at::bmm", line_of(src, "t6 ="))->keywords, "@dispatcher"));
+  EXPECT_TRUE(has(find_function(r.facts, "Impl::go")->decorators, "overrides:Base::go"));
+  for (const auto& c : r.facts.calls) EXPECT_FALSE(c.unresolved_dynamic) << c.resolved;
+}
+
+// A call through a callable variable whose initializer shows no function is unresolved; one whose
+// initializer names the submission's own launcher is that launcher, and reaches its kernel.
+TEST_F(ClangResolution, CallableVariablesFilledAtRunTime) {
+  const std::string src = R"(#include <torch/extension.h>
+__global__ void k(float* y) { y[0] = 1.0f; }
+void launch(const at::Tensor& y) { k<<<1, 1>>>(y.data_ptr<float>()); }
+using Launcher = void (*)(const at::Tensor&);
+static Launcher g_set_later = nullptr;
+static const Launcher kOwn[] = {&launch};
+void install() { g_set_later = &launch; }
+torch::Tensor entry(torch::Tensor y) {
+  g_set_later(y);
+  kOwn[0](y);
+  return y;
+}
+)";
+  auto r = extract_raw(src);
+  const Call* unresolved = find_call(r.facts, "g_set_later", line_of(src, "g_set_later(y)"));
+  ASSERT_NE(unresolved, nullptr);
+  EXPECT_TRUE(unresolved->unresolved_dynamic);
+  EXPECT_TRUE(unresolved->reachable);
+  const Call* own = find_call(r.facts, "launch", line_of(src, "kOwn[0](y)"));
+  ASSERT_NE(own, nullptr);
+  EXPECT_FALSE(own->unresolved_dynamic);
+  EXPECT_TRUE(own->local_target);
+  EXPECT_TRUE(find_function(r.facts, "launch")->reachable);
+  EXPECT_TRUE(find_function(r.facts, "k")->reachable);
 }
 
 #endif  // KGATE_HAVE_CLANG

@@ -4,6 +4,7 @@
 #include "../c10/cuda/CUDAStream.h"
 #include "../pybind11/pybind11.h"
 #include "library.h"
+#include "../ATen/core/dispatch/Dispatcher.h"
 #ifndef TORCH_EXTENSION_NAME
 #define TORCH_EXTENSION_NAME kgate_extension
 #endif
