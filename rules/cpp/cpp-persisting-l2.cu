@@ -12,5 +12,15 @@ torch::Tensor entry(torch::Tensor x) {
   v.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
   // ruleid: cpp-persisting-l2
   cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v);
+  // The same features chosen by their numbers.
+  // ruleid: cpp-persisting-l2
+  cudaDeviceSetLimit((cudaLimit)6, 1 << 20);
+  // ok: cpp-persisting-l2
+  cudaDeviceSetLimit(static_cast<cudaLimit>(0), 4096);
+  cudaLaunchAttribute attrs[1];
+  // ruleid: cpp-persisting-l2
+  attrs[0].id = static_cast<cudaLaunchAttributeID>(1);
+  // ok: cpp-persisting-l2
+  attrs[0].id = static_cast<cudaLaunchAttributeID>(4);
   return x;
 }

@@ -183,6 +183,8 @@ void Collector::collect_arg_names(const Stmt* s, std::vector<std::string>& out) 
         std::string n = dr->getDecl()->getNameAsString();
         if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
       }
+    if (std::string n = cast_enumerator(e); !n.empty() && std::find(out.begin(), out.end(), n) == out.end())
+      out.push_back(n);
     if (const auto* ce = dyn_cast<CastExpr>(e))
       if (ce->getCastKind() == CK_IntegralToPointer &&
           std::find(out.begin(), out.end(), "@int-to-pointer") == out.end())

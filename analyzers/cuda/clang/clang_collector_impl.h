@@ -156,6 +156,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   bool VisitStringLiteral(StringLiteral* s);
 
+  // `(cudaLimit)6`, `static_cast<cudaLaunchAttributeID>(1)`: a CUDA feature chosen by its number is
+  // recorded by its enumerator's name, as if it were written.
+  bool VisitExplicitCastExpr(ExplicitCastExpr* e);
+
   // Launch arguments: a variable named inside them was handed to a kernel (it is "written").
   bool TraverseCUDAKernelCallExpr(CUDAKernelCallExpr* e, DataRecursionQueue* = nullptr);
 
@@ -348,6 +352,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   static void collect_functions(const Stmt* s, std::vector<const FunctionDecl*>& out);
   static bool has_lambda(const Stmt* s);
+
+  // The enumerator an integer cast to a CUDA enum type names (`(cudaLimit)6` -> cudaLimitPersistingL2CacheSize).
+  std::string cast_enumerator(const Expr* e) const;
 
   // `at::Tensor f(...) __asm__("_ZN2at6matmul...")`: the symbol the declaration is bound to, as a
   // qualified name ("at::matmul"), or empty.

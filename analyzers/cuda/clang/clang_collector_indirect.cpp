@@ -200,4 +200,24 @@ std::string Collector::dispatcher_operator(const std::string& resolved, const st
   return op.empty() ? std::string{} : ns + "::" + op;
 }
 
+std::string Collector::cast_enumerator(const Expr* e) const {
+  const auto* cast = e ? dyn_cast<ExplicitCastExpr>(e->IgnoreParens()) : nullptr;
+  if (!cast) return {};
+  const auto* type = cast->getType()->getAs<EnumType>();
+  if (!type || cast->getSubExpr()->IgnoreParenImpCasts()->getType()->isEnumeralType()) return {};
+  const std::optional<int64_t> value = fold_int(cast->getSubExpr());
+  if (!value) return {};
+  for (const EnumConstantDecl* c : type->getDecl()->enumerators())
+    if (c->getInitVal() == *value) {
+      std::string n = c->getNameAsString();
+      if (n.rfind("cuda", 0) == 0 || n.rfind("CU_", 0) == 0) return n;
+    }
+  return {};
+}
+
+bool Collector::VisitExplicitCastExpr(ExplicitCastExpr* e) {
+  if (std::string n = cast_enumerator(e); !n.empty()) add_name(n, e->getSourceRange());
+  return true;
+}
+
 }  // namespace kgate::cuda::collector
