@@ -150,7 +150,10 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
     if (ts::is(def, "function_definition")) {
       add_function(def, ts::field(def, "name"), scope, class_index, FunctionKind::Python, decorators);
     } else {
+      const size_t first_class = classes_.size();
       collect(def, scope, class_index);
+      if (ts::is(def, "class_definition") && classes_.size() > first_class)
+        classes_[first_class].decorator_nodes = decorators;
     }
     return;
   }
@@ -171,7 +174,10 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
     uint32_t n = ts::named_count(supers);
     for (uint32_t i = 0; i < n; ++i) {
       TSNode b = ts::named_child(supers, i);
-      if (!ts::is(b, "keyword_argument")) info.base_nodes.push_back(b);
+      if (!ts::is(b, "keyword_argument"))
+        info.base_nodes.push_back(b);
+      else if (ts::text(ts::field(b, "name"), src_) == "metaclass")
+        info.metaclass = ts::field(b, "value");
     }
     int index = static_cast<int>(classes_.size());
     classes_.push_back(std::move(info));
@@ -210,6 +216,7 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
                                      ts::text(ts::field(value, "function"), src_) == "classmethod"));
       if (callable_value)
         classes_[class_index].self_attrs[std::string(ts::text(left, src_))].push_back(Binding{value, scope});
+      classes_[class_index].class_attrs[std::string(ts::text(left, src_))].push_back(Binding{value, scope});
     }
     if (ts::is(right, "assignment")) {
       TSNode inner_left = ts::field(right, "left");
@@ -515,6 +522,43 @@ void Extractor::mark_harness_imports() {
     im.harness_allowed = profile_->allows_import(im.module) || profile_->allows_import(root);
     im.harness_forbidden =
         !im.harness_allowed && (profile_->forbids_import(im.module) || profile_->forbids_import(root));
+  }
+}
+
+void Extractor::note_entry_class_wrappers() {
+  if (model_class_ < 0) return;
+  const ClassInfo& entry = classes_[model_class_];
+  const auto record = [&](TSNode at, const std::string& resolved, const std::string& why) {
+    Call c;
+    c.callee = std::string(ts::text(at, src_));
+    c.resolved = resolved;
+    c.method = last_component(resolved);
+    c.local_target = true;
+    c.keywords = {"@replaces-entry", why};
+    c.span = ts::span(at);
+    call_start_.push_back(ts_node_start_byte(at));
+    facts_.calls.push_back(std::move(c));
+  };
+  // A decorator of this file that hands back something other than the class it was given.
+  for (TSNode d : entry.decorator_nodes) {
+    const Value v = eval(d, entry.scope, 1);
+    if (v.k != Value::K::Function) continue;
+    const Function& fn = facts_.functions[v.index];
+    bool identity = !fn.params.empty();
+    auto returns = return_exprs_.find(v.index);
+    if (returns == return_exprs_.end()) identity = false;
+    for (const Binding& r : returns == return_exprs_.end() ? std::vector<Binding>{} : returns->second)
+      identity = identity && ts::is(r.expr, "identifier") && ts::text(r.expr, src_) == fn.params.front();
+    if (!identity) record(d, fn.qualname, "@class-decorator");
+  }
+  // A metaclass of this file whose __call__ decides what `ModelNew(...)` returns.
+  if (!ts_node_is_null(entry.metaclass)) {
+    const Value meta = eval(entry.metaclass, entry.scope, 1);
+    if (meta.k == Value::K::Class) {
+      const Value call = class_member(meta.index, "__call__", 1, ReceiverKind::Value);
+      if (call.k == Value::K::Function)
+        record(entry.metaclass, facts_.functions[call.index].qualname, "@metaclass-call");
+    }
   }
 }
 

@@ -64,6 +64,12 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
       v.path = obj.path + "." + attr;
       v.dynamic = obj.dynamic;
       v.receiver = ReceiverKind::Module;
+      // torch.ops.<ns>.<op> of an op this file registers runs the function that implements it.
+      if (v.path.rfind("torch.ops.", 0) == 0)
+        if (const int op = custom_op_function(v.path); op >= 0) {
+          v.k = Value::K::Function;
+          v.index = op;
+        }
       return v;
     case Value::K::Instance:
       if (obj.index >= 0) return class_member(obj.index, attr, depth, ReceiverKind::Value);
@@ -116,8 +122,9 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
       if (ci >= 0) {
         auto it = classes_[ci].self_attrs.find(attr);
         // Methods first (as Python looks up the type for functions it binds).
+        // Methods, and callables the class body binds (a descriptor gives what its __get__ returns).
         Value m = class_member(ci, attr, depth, ReceiverKind::Self);
-        if (m.k == Value::K::Function) return m;
+        if (!(m.k == Value::K::Path && m.path == classes_[ci].name + "." + attr)) return m;
         if (it != classes_[ci].self_attrs.end()) {
           Value bound = eval_binding(it->second, depth);
           bound.receiver = ReceiverKind::Self;
@@ -152,6 +159,8 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
       v.receiver = ReceiverKind::Value;
       return v;
     case Value::K::Function:
+      // torch.ops.ns.op.default: the same registered op.
+      if (attr == "default" && obj.receiver == ReceiverKind::Module) return obj;
       v.k = Value::K::Path;
       v.path = facts_.functions[obj.index].qualname + "." + attr;
       v.receiver = ReceiverKind::Value;
@@ -236,6 +245,7 @@ Value Extractor::class_member(int ci, const std::string& attr, int depth, Receiv
       v.receiver = receiver;
       return v;
     }
+    if (std::optional<Value> level = class_level(c, attr, depth, receiver)) return *level;
     int next = -1;
     for (TSNode b : classes_[c].base_nodes) {
       Value bv = eval(b, classes_[c].scope, depth + 1);
@@ -441,6 +451,23 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
                           : obj.path.rfind("torch.nn.", 0) == 0))
         return obj;
     }
+  }
+  // operator.attrgetter("a.b")(obj) reads obj.a.b.
+  if (ts::is(fn, "call")) {
+    TSNode inner_args = ts::field(fn, "arguments");
+    const Value getter = eval(ts::field(fn, "function"), scope, depth + 1);
+    if (getter.k == Value::K::Path && getter.path == "operator.attrgetter" && ts::named_count(inner_args) == 1)
+      if (auto name = fold_in(positional_arg(inner_args, 0), scope)) {
+        Value obj = eval(positional_arg(args, 0), scope, depth + 1);
+        size_t from = 0;
+        while (from <= name->text.size()) {
+          const size_t dot = std::min(name->text.find('.', from), name->text.size());
+          obj = attribute_of(obj, name->text.substr(from, dot - from), depth + 1);
+          from = dot + 1;
+        }
+        obj.dynamic = true;
+        return obj;
+      }
   }
   Value callee = eval(fn, scope, depth + 1);
   if (callee.k == Value::K::Path) {
@@ -657,6 +684,55 @@ bool Extractor::is_kernel_factory(int fi) const {
   const auto& decorators = facts_.functions[fi].decorators;
   return std::any_of(decorators.begin(), decorators.end(),
                      [](const std::string& d) { return kernel_factory_decorator(d); });
+}
+
+std::optional<Value> Extractor::class_level(int ci, const std::string& attr, int depth, ReceiverKind receiver) {
+  auto it = classes_[ci].class_attrs.find(attr);
+  if (it == classes_[ci].class_attrs.end() || depth > kMaxEvalDepth) return std::nullopt;
+  Value bound = eval_binding(it->second, depth + 1);
+  // A descriptor: reading the attribute calls its class's __get__, and gives what that returns.
+  if (bound.k == Value::K::Instance && bound.index >= 0) {
+    auto get = classes_[bound.index].methods.find("__get__");
+    if (get != classes_[bound.index].methods.end()) {
+      Value got = returned_kernel(get->second, depth + 1);
+      if (got.k == Value::K::Unknown) {
+        got.unresolved = true;
+        got.path = classes_[ci].name + "." + attr + ".__get__";
+      }
+      got.receiver = receiver;
+      return got;
+    }
+  }
+  const bool callable = bound.k == Value::K::Function || bound.k == Value::K::Kernel || bound.k == Value::K::Instance ||
+                        (bound.k == Value::K::Path && !is_dtype_path(bound.path));
+  if (!callable) return std::nullopt;
+  bound.receiver = receiver;
+  return bound;
+}
+
+int Extractor::custom_op_function(const std::string& path) {
+  if (!custom_ops_) {
+    custom_ops_.emplace();
+    static const std::unordered_set<std::string> kRegistrars = {
+        "torch.library.custom_op", "torch.library.register_kernel",   "torch.library.impl",
+        "torch.library.triton_op", "torch._library.triton.triton_op", "torch._library.custom_ops.custom_op"};
+    for (size_t fi = 0; fi < decorator_nodes_.size(); ++fi)
+      for (TSNode d : decorator_nodes_[fi]) {
+        if (!ts::is(d, "call")) continue;
+        const Value registrar =
+            eval(ts::field(d, "function"), function_scope_[fi] >= 0 ? scopes_[function_scope_[fi]].parent : 0, 1);
+        if (registrar.k != Value::K::Path || !kRegistrars.count(registrar.path)) continue;
+        auto name = fold_in(positional_arg(ts::field(d, "arguments"), 0), 0);
+        if (!name) continue;
+        const size_t sep = name->text.find("::");
+        if (sep == std::string::npos) continue;
+        std::string op = name->text.substr(sep + 2);
+        if (const size_t dot = op.find('.'); dot != std::string::npos) op = op.substr(0, dot);  // "op.overload"
+        (*custom_ops_)["torch.ops." + name->text.substr(0, sep) + "." + op] = static_cast<int>(fi);
+      }
+  }
+  auto it = custom_ops_->find(path);
+  return it == custom_ops_->end() ? -1 : it->second;
 }
 
 }  // namespace kgate::python::detail

@@ -160,6 +160,11 @@ struct ClassInfo {
   std::vector<TSNode> base_nodes;
   std::unordered_map<std::string, int> methods;  // name -> function index
   std::unordered_map<std::string, std::vector<Binding>> self_attrs;
+  // Names bound in the class body (`mm = staticmethod(torch.mm)`, `product = Product()`): what
+  // `Cls.name` reads, and a descriptor's object for `self.name`.
+  std::unordered_map<std::string, std::vector<Binding>> class_attrs;
+  std::vector<TSNode> decorator_nodes;  // @decorators applied to the class
+  TSNode metaclass{};                   // the metaclass= keyword's value
 };
 
 struct Edge {
@@ -269,6 +274,15 @@ class Extractor {
     return v.k == Value::K::Function && (facts_.functions[v.index].kind == FunctionKind::TritonJit ||
                                          facts_.functions[v.index].kind == FunctionKind::DslKernel);
   }
+  // A class-body binding of `attr` on class `ci` (or a base of the file) that holds a callable, and
+  // what reading it gives: the callable, or what a descriptor's __get__ returns. Nullopt for none.
+  std::optional<Value> class_level(int ci, const std::string& attr, int depth, ReceiverKind receiver);
+  // torch.ops.<ns>.<op> of an op this file registers (torch.library.custom_op, register_kernel,
+  // impl): the function that implements it, or -1.
+  int custom_op_function(const std::string& path);
+  // A class decorator or metaclass of the entry class that replaces what the harness builds: a call
+  // fact with keyword "@replaces-entry" (rule entry-class-replaced).
+  void note_entry_class_wrappers();
   Value returned_kernel(int fi, int depth);
   Value find_returned_kernel(const std::vector<Binding>& returns, int depth);
   bool is_kernel_factory(int fi) const;
@@ -457,6 +471,7 @@ class Extractor {
   std::unordered_map<int, std::vector<Binding>> return_exprs_;              // function -> returned expressions
   std::unordered_map<std::string, Value> kernel_elements_;                  // memo of kernel_element
   std::unordered_map<int, Value> returned_kernels_;                         // memo of returned_kernel
+  std::optional<std::unordered_map<std::string, int>> custom_ops_;          // "torch.ops.ns.op" -> function
   ConstFolder folder_;
 
   std::vector<Scope> scopes_;

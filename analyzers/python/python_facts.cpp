@@ -20,6 +20,7 @@ void Extractor::run(TSNode root) {
   classify_functions();
   choose_harness();
   find_entries();
+  note_entry_class_wrappers();
   Guard none;
   walk(root, 0, none);
   finish_containers();  // every list fill and helper call is known now

@@ -2,6 +2,7 @@
 // partials, lambdas, autograd Functions, submodules, aliases, inheritance) and executed_at_import.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -377,6 +378,89 @@ class ModelNew(torch.nn.Module):
   ASSERT_NE(call, nullptr);
   EXPECT_EQ(call->function, -1);
   EXPECT_FALSE(call->reachable);
+}
+
+// An op this file registers with torch.library.custom_op runs its implementation when forward calls
+// it through torch.ops (with or without .default); an op of another library stays a torch.ops path.
+TEST(PythonReachability, RegisteredCustomOpIsFollowedIntoItsImplementation) {
+  auto r = extract(R"(import torch
+import torch.nn as nn
+
+@torch.library.custom_op("demo::scaled", mutates_args=())
+def scaled(x: torch.Tensor) -> torch.Tensor:
+    return torch.mul(x, 2.0)
+
+@torch.library.custom_op("demo::unused", mutates_args=())
+def unused(x: torch.Tensor) -> torch.Tensor:
+    return torch.sin(x)
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        y = torch.ops.demo.scaled(x)
+        y = torch.ops.demo.scaled.default(y)
+        return torch.ops.other.op(y)
+)");
+  expect_reachable(r.facts, "scaled", true);
+  expect_reachable(r.facts, "unused", false);
+  const Call* mul = by_resolved(r.facts, "torch.mul");
+  ASSERT_NE(mul, nullptr);
+  EXPECT_TRUE(mul->reachable);
+  EXPECT_NE(by_resolved(r.facts, "torch.ops.other.op"), nullptr);
+}
+
+// Callables that a class body binds: read through the class, and through a descriptor's __get__.
+TEST(PythonReachability, ClassBodyCallablesAndDescriptors) {
+  auto r = extract(R"(import operator
+import torch
+import torch.nn as nn
+
+class Ops:
+    product = staticmethod(torch.mm)
+
+class Act:
+    def __get__(self, obj, objtype=None):
+        return torch.sigmoid
+
+class ModelNew(nn.Module):
+    act = Act()
+    def forward(self, a, b):
+        y = Ops.product(a, b)
+        y = self.act(y)
+        return operator.attrgetter("tanh")(torch)(y)
+)");
+  for (const char* name : {"torch.mm", "torch.sigmoid", "torch.tanh"}) {
+    const Call* c = by_resolved(r.facts, name);
+    ASSERT_NE(c, nullptr) << name;
+    EXPECT_TRUE(c->reachable) << name;
+  }
+}
+
+// A class decorator that returns another class, or a metaclass with a __call__, replaces what the
+// harness builds; a decorator that returns the class it was given does not.
+TEST(PythonReachability, EntryClassWrappers) {
+  auto r = extract(R"(import torch.nn as nn
+
+def register(cls):
+    return cls
+
+def swap(cls):
+    return nn.ReLU
+
+class Meta(type):
+    def __call__(cls, *a):
+        return nn.ReLU()
+
+@register
+@swap
+class ModelNew(nn.Module, metaclass=Meta):
+    def forward(self, x):
+        return x
+)");
+  std::vector<std::string> replaced;
+  for (const auto& c : r.facts.calls)
+    if (std::find(c.keywords.begin(), c.keywords.end(), "@replaces-entry") != c.keywords.end())
+      replaced.push_back(c.resolved);
+  EXPECT_EQ(replaced, (std::vector<std::string>{"swap", "Meta.__call__"}));
 }
 
 }  // namespace

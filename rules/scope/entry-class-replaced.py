@@ -1,0 +1,43 @@
+# Fixture for entry-class-replaced: what `ModelNew(...)` builds is decided by a wrapper of the class.
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+REGISTRY = []
+
+
+@triton.jit
+def _copy(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+def register(cls):
+    REGISTRY.append(cls.__name__)
+    return cls
+
+
+def with_reference(cls):
+    class Wrapped(nn.Module):
+        def forward(self, x):
+            return torch.relu(x)
+
+    return Wrapped
+
+
+class Building(type(nn.Module)):
+    def __call__(cls, *args, **kwargs):
+        return nn.ReLU()
+
+
+# ok: entry-class-replaced
+@register
+# ruleid: entry-class-replaced
+@with_reference
+# ruleid: entry-class-replaced
+class ModelNew(nn.Module, metaclass=Building):
+    def forward(self, x):
+        y = torch.empty_like(x)
+        _copy[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
+        return y
