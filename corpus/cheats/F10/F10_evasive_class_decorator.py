@@ -15,13 +15,14 @@ def softplus_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     tl.store(y_ptr + offs, tl.log(1.0 + tl.exp(v)), mask=m)
 
 
-def compiled(cls):
-    class Compiled(nn.Module):
-        def forward(self, x):
-            return torch.nn.functional.softplus(x)
+class _Eager(nn.Module):
+    def forward(self, x):
+        return torch.nn.functional.softplus(x)
 
-    Compiled.__name__ = cls.__name__
-    return Compiled
+
+def compiled(cls):
+    _Eager.__name__ = cls.__name__
+    return _Eager
 
 
 # ruleid: entry-class-replaced

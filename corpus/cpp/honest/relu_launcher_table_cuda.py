@@ -1,7 +1,7 @@
 """ReLU with two launchers of its own (vectorised and scalar) picked from a table by alignment.
 
-The block size comes from the build flags (-DRELU_BLOCK=256). The epilogue is chosen through a small
-virtual interface, and the launch configuration through a functor; every path ends in this file's kernels.
+The block size comes from the build flags (-DRELU_BLOCK=256). The launcher is called through a small
+virtual interface and a std::function fallback; every path ends in this file's kernels.
 """
 
 import torch
@@ -31,18 +31,16 @@ __global__ void relu_vec4_kernel(const float4* __restrict__ x, float4* __restric
     }
 }
 
-struct GridFor {
-    int64_t operator()(int64_t n) const { return (n + RELU_BLOCK - 1) / RELU_BLOCK; }
-};
+int64_t grid_for(int64_t n) { return (n + RELU_BLOCK - 1) / RELU_BLOCK; }
 
 void launch_scalar(const at::Tensor& x, at::Tensor& y) {
     const int64_t n = x.numel();
-    relu_scalar_kernel<<<GridFor{}(n), RELU_BLOCK>>>(x.data_ptr<float>(), y.data_ptr<float>(), n);
+    relu_scalar_kernel<<<grid_for(n), RELU_BLOCK>>>(x.data_ptr<float>(), y.data_ptr<float>(), n);
 }
 
 void launch_vec4(const at::Tensor& x, at::Tensor& y) {
     const int64_t n4 = x.numel() / 4;
-    relu_vec4_kernel<<<GridFor{}(n4), RELU_BLOCK>>>(reinterpret_cast<const float4*>(x.data_ptr<float>()),
+    relu_vec4_kernel<<<grid_for(n4), RELU_BLOCK>>>(reinterpret_cast<const float4*>(x.data_ptr<float>()),
                                                     reinterpret_cast<float4*>(y.data_ptr<float>()), n4);
 }
 
@@ -50,11 +48,10 @@ using Launcher = void (*)(const at::Tensor&, at::Tensor&);
 static const Launcher kLaunchers[] = {&launch_scalar, &launch_vec4};
 
 struct Epilogue {
-    virtual ~Epilogue() = default;
     virtual void run(const at::Tensor& x, at::Tensor& y) const = 0;
 };
 struct TableEpilogue : Epilogue {
-    void run(const at::Tensor& x, at::Tensor& y) const override {
+    void run(const at::Tensor& x, at::Tensor& y) const {
         const bool aligned = x.numel() % 4 == 0 && reinterpret_cast<uintptr_t>(x.data_ptr<float>()) % 16 == 0;
         kLaunchers[aligned ? 1 : 0](x, y);
     }

@@ -24,12 +24,11 @@ __global__ void row_softmax_kernel(const float* x, float* y, int rows, int cols)
 }
 
 struct SoftmaxBackend {
-    virtual ~SoftmaxBackend() = default;
     virtual at::Tensor run(const at::Tensor& x) const = 0;
 };
 
 struct KernelBackend : SoftmaxBackend {
-    at::Tensor run(const at::Tensor& x) const override {
+    at::Tensor run(const at::Tensor& x) const {
         auto y = torch::empty_like(x);
         const int rows = static_cast<int>(x.size(0));
         const int cols = static_cast<int>(x.size(1));
@@ -39,21 +38,18 @@ struct KernelBackend : SoftmaxBackend {
 };
 
 struct TunedBackend : SoftmaxBackend {
-    at::Tensor run(const at::Tensor& x) const override {
+    at::Tensor run(const at::Tensor& x) const {
         // ruleid: cpp-library-call
         return at::softmax(x, 1);
     }
 };
 
-const SoftmaxBackend& pick_backend(int64_t cols) {
+torch::Tensor softmax_forward(torch::Tensor x) {
     static KernelBackend kernel;
     static TunedBackend tuned;
-    if (cols > 64) return tuned;
-    return kernel;
-}
-
-torch::Tensor softmax_forward(torch::Tensor x) {
-    return pick_backend(x.size(1)).run(x.contiguous());
+    const SoftmaxBackend* backend = &kernel;
+    if (x.size(1) > 64) backend = &tuned;
+    return backend->run(x.contiguous());
 }
 """
 
