@@ -75,6 +75,9 @@ class TsCollector {
   std::map<std::string, std::set<std::string>> carried_;  // descriptor variable -> variables its initialiser names
   std::vector<std::pair<TSNode, std::string>> returns_;
   std::set<uint64_t> skip_;  // macro invocations already folded into the call they name
+  // Variables of namespace scope whose initializer names functions (a table of function pointers, a
+  // std::function holding a lambda): a call through one is a call of each (ts_cuda_values.cpp).
+  std::map<std::string, std::vector<std::string>> callable_globals_;
 
   std::string str(TSNode n) const { return std::string(ts::text(n, text_)); }
   Span span(TSNode n) const { return mod_.host_span(host_, ts_node_start_byte(n), ts_node_end_byte(n)); }
@@ -113,6 +116,15 @@ class TsCollector {
   void note_origin(const std::string& var, TSNode value);
   void assignment(TSNode n);
   void add_return(TSNode node, int fn);
+
+  // ---- calls through values (ts_cuda_values.cpp) ----
+  // A library function named as a value in a function (`&at::matmul`, `apply(at::mm, a)`): a call of it.
+  void function_value(TSNode n, const Guard& g);
+  // The functions a namespace-scope initializer names or its lambdas call, kept for calls through it.
+  void note_callable_global(const std::string& var, TSNode value);
+  // A call through such a variable (`table[i](a)`, `g(a)`): a call of each function it holds.
+  void calls_through_global(TSNode n, TSNode fn, const Guard& g);
+  void names_in(TSNode n, std::vector<std::string>& out, int depth) const;
 
   // ---- calls and launches ----
   std::string resolve(TSNode fn) const;

@@ -219,7 +219,15 @@ void TsCollector::walk(TSNode n, Guard g, int depth) {
     }
     return;
   }
-  if (t == "call_expression" && call(n, g)) return;  // a launch walks its own arguments
+  if (t == "call_expression") {
+    if (call(n, g)) return;  // a launch walks its own arguments
+    calls_through_global(n, field(n, "function"), g);
+    // Library functions handed over as values: `apply(at::mm, a)`, `run(&at::matmul)`.
+    TSNode args = field(n, "arguments");
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) function_value(ts_node_named_child(args, i), g);
+  }
+  if (t == "pointer_expression" && str(n).rfind('&', 0) == 0 && !is(ts::parent(n), "argument_list"))
+    function_value(n, g);
   if (t == "declaration") declaration(n);
   if (t == "assignment_expression") assignment(n);
   if (t == "return_statement" && current() >= 0) returns_.push_back({n, str(n)});
@@ -499,6 +507,7 @@ void TsCollector::declaration(TSNode n) {
     if (is(d, "init_declarator")) {
       TSNode value = field(d, "value");
       note_origin(var, value);
+      note_callable_global(var, value);
       // `tile_gl c{(bf16*)C.data_ptr(), ...}`: a descriptor that carries another variable's memory.
       if (!ts_node_is_null(value)) {
         const std::string text = str(value);

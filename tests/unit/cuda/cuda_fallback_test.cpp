@@ -57,6 +57,35 @@ TEST(CudaFallback, RequestedTreeSitterEngine) {
   EXPECT_EQ(r.facts.engine, "tree-sitter-cuda");
 }
 
+// Library functions as values, read by syntax: in a function (`&at::matmul`, an argument), and
+// through a table or std::function of namespace scope; a handle variable is not a function.
+TEST(CudaFallback, TreeSitterReadsFunctionValues) {
+  const std::string src = R"(#include <torch/extension.h>
+using Op = at::Tensor (*)(const at::Tensor&, const at::Tensor&);
+static const Op kOps[] = {&at::matmul};
+static std::function<at::Tensor(const at::Tensor&)> g_act = [](const at::Tensor& t) { return at::gelu(t); };
+at::Tensor apply(Op op, const at::Tensor& a) { return op(a, a); }
+torch::Tensor fwd(torch::Tensor a, cublasHandle_t cublas_handle) {
+  auto b = kOps[0](a, a);
+  auto c = g_act(b);
+  auto d = apply(&at::mm, c);
+  auto e = apply(at::bmm, d);
+  use_handle(cublas_handle);
+  return e;
+}
+)";
+  CudaOptions options;
+  options.force_tree_sitter = true;
+  auto r = extract_raw(src, options);
+  for (const auto& [name, line] : std::vector<std::pair<std::string, std::string>>{
+           {"at::matmul", "b = kOps"}, {"at::gelu", "c = g_act"}, {"at::mm", "d = apply"}, {"at::bmm", "e = apply"}}) {
+    const Call* c = find_call(r.facts, name, line_of(src, line));
+    ASSERT_NE(c, nullptr) << name;
+    EXPECT_TRUE(c->reachable) << name;
+  }
+  for (const auto& c : r.facts.calls) EXPECT_NE(c.resolved, "cublas_handle");
+}
+
 #ifdef KGATE_HAVE_CLANG
 TEST(CudaFallback, ClangCannotParse) {
   ASSERT_TRUE(clang_available());

@@ -1,0 +1,111 @@
+// The tree-sitter-cuda engine, calls through values: the same reading as the Clang engine's
+// (clang_collector_indirect.cpp) where syntax shows it. A library function named as a value inside a
+// function is a call of it; a call through a variable of namespace scope is a call of each function
+// its initializer names or its lambdas call. Virtual dispatch, functors and asm labels need types,
+// which only the Clang engine has.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "analyzers/cuda/cuda_facts.h"
+#include "analyzers/cuda/treesitter/ts_collector.h"
+
+namespace kgate::cuda::detail {
+
+using ts::field;
+using ts::is;
+
+namespace {
+
+// The namespaces and prefixes of library compute (cpp-library-call's list); other names as values
+// (std::max handed to std::transform, a kernel handed to cudaLaunchKernel) are not calls of interest.
+bool library_name(const std::string& n) {
+  for (const char* p :
+       {"at::", "torch::", "cublas", "cudnn", "cutlass::", "cub::", "thrust::", "cusparse", "cufft", "cusolver"})
+    if (n.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+void TsCollector::names_in(TSNode n, std::vector<std::string>& out, int depth) const {
+  if (ts_node_is_null(n) || depth > 64) return;
+  const std::string_view t = ts::type(n);
+  if (t == "identifier" || t == "qualified_identifier") {
+    const std::string name = canonical(str(n));
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    return;
+  }
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) names_in(ts_node_named_child(n, i), out, depth + 1);
+}
+
+void TsCollector::function_value(TSNode n, const Guard& g) {
+  if (current() < 0) return;
+  TSNode target = n;
+  if (is(n, "pointer_expression")) target = field(n, "argument");
+  if (!is(target, "qualified_identifier") && !is(target, "identifier")) return;
+  // A variable or parameter (a handle named cublas_handle) is not a function.
+  if (is(target, "identifier")) {
+    const std::string plain = str(target);
+    const auto& params = facts_.functions[current()].params;
+    if (var_types_.count(plain) || std::find(params.begin(), params.end(), plain) != params.end()) return;
+  }
+  const std::string name = canonical(str(target));
+  if (!library_name(name)) return;
+  Call c;
+  c.callee = squeeze(str(n));
+  c.resolved = name;
+  c.method = std::string(last_component(name));
+  c.receiver = ReceiverKind::Module;
+  c.keywords.push_back("@as-value");
+  c.function = current();
+  c.module = module_;
+  c.guard = g;
+  c.span = span(n);
+  facts_.calls.push_back(std::move(c));
+}
+
+void TsCollector::note_callable_global(const std::string& var, TSNode value) {
+  if (current() >= 0 || ts_node_is_null(value)) return;
+  std::vector<std::string> names;
+  names_in(value, names, 0);
+  std::vector<std::string> functions;
+  for (const std::string& n : names)
+    if (library_name(n) || std::any_of(facts_.functions.begin() + static_cast<long>(first_function_),
+                                       facts_.functions.end(), [&](const Function& f) { return f.name == n; }))
+      functions.push_back(n);
+  if (!functions.empty()) callable_globals_[var] = std::move(functions);
+}
+
+void TsCollector::calls_through_global(TSNode n, TSNode fn, const Guard& g) {
+  if (current() < 0 || callable_globals_.empty()) return;
+  TSNode root = fn;
+  for (int d = 0; d < 8 && !ts_node_is_null(root); ++d) {
+    if (is(root, "subscript_expression"))
+      root = field(root, "argument");
+    else if (is(root, "field_expression"))
+      root = field(root, "argument");
+    else if (is(root, "parenthesized_expression") || is(root, "pointer_expression"))
+      root = ts_node_named_child(root, ts_node_named_child_count(root) - 1);
+    else
+      break;
+  }
+  if (!is(root, "identifier")) return;
+  auto held = callable_globals_.find(str(root));
+  if (held == callable_globals_.end()) return;
+  for (const std::string& name : held->second) {
+    Call c;
+    c.callee = squeeze(str(fn));
+    c.resolved = name;
+    c.method = std::string(last_component(name));
+    c.receiver = ReceiverKind::Value;
+    c.keywords.push_back("@via:" + held->first);
+    c.function = current();
+    c.module = module_;
+    c.guard = g;
+    c.span = span(n);
+    facts_.calls.push_back(std::move(c));
+  }
+}
+
+}  // namespace kgate::cuda::detail
