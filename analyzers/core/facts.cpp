@@ -231,6 +231,7 @@ Table import_table() {
       {"dynamic", [](const FactSet& f, size_t i) { return b(f.imports[i].dynamic); }},
       {"harness_allowed", [](const FactSet& f, size_t i) { return b(f.imports[i].harness_allowed); }},
       {"harness_forbidden", [](const FactSet& f, size_t i) { return b(f.imports[i].harness_forbidden); }},
+      {"missing", [](const FactSet& f, size_t i) { return b(f.imports[i].missing); }},
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.imports[i].function)); }},
   };
 }

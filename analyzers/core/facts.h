@@ -187,6 +187,9 @@ struct Import {
   // the reference or the checker in it (reference, eval, utils): rules/harnesses imports.
   bool harness_allowed = false;
   bool harness_forbidden = false;
+  // A module neither a known library nor a file beside the submission (nor a bundle's sidecar): the
+  // submission's own helper that is not here, so what its functions do cannot be followed.
+  bool missing = false;
   int function = -1;
   Span span;
 };

@@ -1,4 +1,5 @@
 // Following the host's calls into Python modules of its own directory (see imported_modules.h).
+#include "analyzers/pipeline/python_stdlib.h"
 #include "analyzers/pipeline/imported_modules.h"
 
 #include <algorithm>
@@ -28,6 +29,57 @@ bool library(std::string_view top) {
       "numba",     "tilelang",    "cutlass",  "cuda",       "einops",   "warnings",    "abc",     "enum",
       "random",    "subprocess",  "inspect",  "gc",         "operator", "dataclasses", "tvm",     "contextlib",
       "importlib", "hashlib",     "tempfile", "__future__", "logging",  "threading",   "struct",  "copy"};
+  return std::find(kNames.begin(), kNames.end(), top) != kNames.end();
+}
+
+// Published libraries of kernels, kernel languages and models: a call into one is library code (judged
+// by name, or a kernel language's own reading), never a helper of the submission that is missing.
+bool third_party(std::string_view top) {
+  static constexpr std::array<std::string_view, 45> kNames = {"flash_attn",
+                                                              "xformers",
+                                                              "apex",
+                                                              "liger_kernel",
+                                                              "flashinfer",
+                                                              "deep_gemm",
+                                                              "transformer_engine",
+                                                              "vllm",
+                                                              "sgl_kernel",
+                                                              "bitsandbytes",
+                                                              "torchao",
+                                                              "fbgemm_gpu",
+                                                              "mamba_ssm",
+                                                              "causal_conv1d",
+                                                              "aiter",
+                                                              "torchvision",
+                                                              "transformers",
+                                                              "scipy",
+                                                              "jax",
+                                                              "tensorrt",
+                                                              "onnxruntime",
+                                                              "timm",
+                                                              "cudnn",
+                                                              "cupyx",
+                                                              "pycuda",
+                                                              "nvidia",
+                                                              "cuda_python",
+                                                              "hip",
+                                                              "thunderkittens",
+                                                              "quack",
+                                                              "pandas",
+                                                              "PIL",
+                                                              "sklearn",
+                                                              "yaml",
+                                                              "tqdm",
+                                                              "safetensors",
+                                                              "huggingface_hub",
+                                                              "packaging",
+                                                              "pytest",
+                                                              "psutil",
+                                                              "pynvml",
+                                                              "setuptools",
+                                                              "helion",
+                                                              "ttnn",
+                                                              "pykernel"};
   return std::find(kNames.begin(), kNames.end(), top) != kNames.end();
 }
 
@@ -188,6 +240,16 @@ void follow_imported_modules(const SourceFile& file, FactSet& facts, const inges
                              std::vector<std::pair<std::string, std::string>>* files_read) {
   if (depth >= kMaxDepth || facts.entries.empty() || facts.imports.empty()) return;
   std::vector<ModuleFile> modules = module_files(file, facts, sidecars);
+  // Imports of the submission's own modules that are not here (entry-helper-missing names the calls).
+  for (Import& im : facts.imports) {
+    if (im.dynamic || im.harness_allowed || im.harness_forbidden) continue;
+    const std::string base(strip_dots(im.module));
+    const std::string full = im.name.empty() ? base : (base.empty() ? im.name : base + "." + im.name);
+    const std::string top = full.substr(0, full.find('.'));
+    if (!dotted_identifier(full) || library(top) || python_stdlib_module(top) || third_party(top)) continue;
+    im.missing = std::none_of(modules.begin(), modules.end(),
+                              [&](const ModuleFile& m) { return m.module == full || m.module == base; });
+  }
   if (modules.empty()) return;
   std::vector<std::string> chain = on_the_way ? *on_the_way : std::vector<std::string>{};
   chain.push_back(std::filesystem::path(file.path).lexically_normal().string());

@@ -244,15 +244,16 @@ size_t count_lines(const std::string& text) {
 // pass / reject / unjudged / not-a-submission. A file whose entry the harness could not find is
 // unjudged unless a rule rejected it outright; a kernel module without an entry is not-a-submission.
 std::string verdict_of(const FactSet& facts, const std::vector<Diagnostic>& findings, bool analysed) {
-  const auto rejects = [](const Diagnostic& d) { return d.severity == Severity::Error && d.rule != "entry-not-found"; };
+  // Findings that say the file cannot be judged (its entry, or a helper its entry calls, is not here).
+  const auto cannot_judge = [](const Diagnostic& d) {
+    return d.rule == "entry-not-found" || (d.rule == "entry-helper-missing" && d.severity == Severity::Error);
+  };
+  const auto rejects = [&](const Diagnostic& d) { return d.severity == Severity::Error && !cannot_judge(d); };
   if (std::any_of(findings.begin(), findings.end(), rejects)) return "reject";
   if (!analysed) return "unjudged";  // unreadable, empty or over a limit without an error finding
   if (facts.harness_reference) return "not-a-submission";
-  if (facts.entry >= 0 || facts.harness_without_entry == "judged") {
-    const bool entry_missing =
-        std::any_of(findings.begin(), findings.end(), [](const Diagnostic& d) { return d.rule == "entry-not-found"; });
-    return entry_missing ? "unjudged" : "pass";
-  }
+  if (facts.entry >= 0 || facts.harness_without_entry == "judged")
+    return std::any_of(findings.begin(), findings.end(), cannot_judge) ? "unjudged" : "pass";
   if (facts.harness_without_entry == "not-a-submission") return "not-a-submission";
   return "unjudged";
 }

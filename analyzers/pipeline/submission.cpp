@@ -35,7 +35,8 @@ FileResult fold_submission(const std::string& dir, const std::vector<FileResult>
     for (const Diagnostic& d : f.findings) {
       if (!f.entry_found && (d.rule == "entry-not-found" || d.rule == "modelnew-missing")) continue;
       folded.findings.push_back(d);
-      if (d.severity == Severity::Error) member_rejected = true;
+      // A helper the entry calls that is not here leaves the submission unjudged (the entry file's verdict).
+      if (d.severity == Severity::Error && d.rule != "entry-helper-missing") member_rejected = true;
     }
     folded.suppressed += f.suppressed;
     for (const std::string& k : f.kernels) folded.kernels.push_back(k);

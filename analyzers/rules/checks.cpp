@@ -36,8 +36,33 @@ std::string join_first(const std::vector<std::string>& names, size_t limit) {
 
 // F1/F2: the submission must reach a kernel of its own. A forward that reaches only PyTorch ops,
 // or whose launches all sit in dead code, computes nothing custom.
+// The reachable calls into modules the submission imports that are not here (Import::missing).
+std::vector<const Call*> calls_into_missing_modules(const FactSet& facts) {
+  std::vector<std::string> prefixes;
+  for (const Import& im : facts.imports) {
+    if (!im.missing) continue;
+    std::string_view base = im.module;
+    while (!base.empty() && base.front() == '.') base.remove_prefix(1);
+    prefixes.push_back(std::string(base) + ".");
+    if (!im.name.empty() && base.empty()) prefixes.push_back(im.name + ".");
+  }
+  std::vector<const Call*> out;
+  if (prefixes.empty()) return out;
+  for (const Call& c : facts.calls) {
+    if (!c.reachable || c.local_target) continue;
+    std::string_view resolved = c.resolved;
+    while (!resolved.empty() && resolved.front() == '.') resolved.remove_prefix(1);
+    if (std::any_of(prefixes.begin(), prefixes.end(),
+                    [&](const std::string& p) { return resolved.substr(0, p.size()) == p; }))
+      out.push_back(&c);
+  }
+  return out;
+}
+
 std::vector<Diagnostic> forward_reaches_no_kernel(const FactSet& facts, const Rule& rule, const Policy&) {
   if (!candidate(facts) || facts.entry < 0 || facts.entry >= static_cast<int>(facts.functions.size())) return {};
+  // The entry hands its work to a helper module that is not here: entry-helper-missing says so.
+  if (!calls_into_missing_modules(facts).empty()) return {};
   // A launch only under `if self.training` runs in one mode of the module and not the other: it is
   // not proof that forward computes with the kernel (F2).
   if (std::any_of(facts.launches.begin(), facts.launches.end(),
@@ -56,6 +81,22 @@ std::vector<Diagnostic> forward_reaches_no_kernel(const FactSet& facts, const Ru
                (facts.launches.size() == 1 ? " is" : "es are") + " in unreachable or dead code)";
   message += reached.empty() ? "; it calls nothing" : "; it calls " + join_first(reached, 5);
   return {finding(rule, std::move(message), entry.span)};
+}
+
+// The entry calls into a module of the submission that is not beside it: what runs there cannot be
+// followed, so the file is unjudged (pipeline.cpp's verdict), and this says which module to supply.
+std::vector<Diagnostic> entry_helper_missing(const FactSet& facts, const Rule& rule, const Policy&) {
+  if (!candidate(facts) || facts.entry < 0) return {};
+  const std::vector<const Call*> calls = calls_into_missing_modules(facts);
+  if (calls.empty()) return {};
+  std::vector<std::string> names;
+  for (const Call* c : calls)
+    if (std::find(names.begin(), names.end(), c->resolved) == names.end()) names.push_back(c->resolved);
+  return {finding(rule,
+                  facts.functions[facts.entry].qualname + " calls " + join_first(names, 3) +
+                      " from a module of the submission that is not beside this file: the gate cannot follow it "
+                      "(check the submission's directory with `kgate check --submission DIR`)",
+                  calls.front()->span)};
 }
 
 // A KernelBench submission is judged through ModelNew; without it the harness runs something else.
@@ -245,10 +286,12 @@ std::vector<Diagnostic> entry_defined_conditionally(const FactSet& facts, const 
 }
 
 // The registry. Order is the order of evaluation and of `kgate rules` documentation.
-constexpr std::array<CheckEntry, 9> kChecks = {{
+constexpr std::array<CheckEntry, 10> kChecks = {{
     {"forward-reaches-no-kernel", &forward_reaches_no_kernel, "the harness's entry reaches no live kernel launch"},
     {"modelnew-missing", &modelnew_missing, "a KernelBench submission defines no class ModelNew"},
     {"entry-not-found", &entry_not_found, "the harness's entry is not in the file: it is unjudged, never a pass"},
+    {"entry-helper-missing", &entry_helper_missing,
+     "the entry calls a module of the submission that is not there: it is unjudged, never a pass"},
     {"entry-defined-conditionally", &entry_defined_conditionally,
      "the harness's entry is bound several times, some under a condition"},
     {"decoy-kernel-unlaunched", &decoy_kernel_unlaunched, "a kernel is defined or exported but never launched"},

@@ -78,10 +78,18 @@ class ImportedModules : public ::testing::Test {
   testing::ScratchDir dir_;
 };
 
-TEST_F(ImportedModules, WithoutTheModuleOnDiskTheEntryReachesNoKernel) {
+// Without the module on disk nothing can be followed: the file is unjudged, with entry-helper-missing
+// naming the call, and not "reaches no kernel". A standard-library or published library call is not a
+// missing helper.
+TEST_F(ImportedModules, WithoutTheModuleOnDiskTheEntryIsUnjudged) {
   const FileResult r = check(host("import ops", "", "ops.scale(x)"));
-  EXPECT_EQ(r.verdict, "reject");
-  EXPECT_NE(find(r, "forward-reaches-no-kernel"), nullptr);
+  EXPECT_EQ(r.verdict, "unjudged");
+  ASSERT_NE(find(r, "entry-helper-missing"), nullptr);
+  EXPECT_NE(find(r, "entry-helper-missing")->message.find("ops.scale"), std::string::npos);
+  EXPECT_EQ(find(r, "forward-reaches-no-kernel"), nullptr);
+  const FileResult library = check(host("import pickle", "", "pickle.loads(pickle.dumps(x))"));
+  EXPECT_EQ(find(library, "entry-helper-missing"), nullptr);
+  EXPECT_NE(find(library, "forward-reaches-no-kernel"), nullptr);
 }
 
 TEST_F(ImportedModules, AFunctionOfTheModuleLaunchesTheKernelForTheEntry) {
