@@ -4,6 +4,7 @@
 // its initializer names or its lambdas call. Virtual dispatch, functors and asm labels need types,
 // which only the Clang engine has.
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ namespace {
 // The namespaces and prefixes of library compute (cpp-library-call's list); other names as values
 // (std::max handed to std::transform, a kernel handed to cudaLaunchKernel) are not calls of interest.
 bool library_name(const std::string& n) {
+  // Without types, a name is taken for a function by its spelling: types, enumerators and constants
+  // (at::Tensor, at::kFloat, torch::kCUDA, CUBLAS_OP_N) are not.
+  const std::string_view last = last_component(n);
+  if (last.empty() || std::isupper(static_cast<unsigned char>(last.front())) ||
+      (last.size() > 1 && last.front() == 'k' && std::isupper(static_cast<unsigned char>(last[1]))))
+    return false;
   for (const char* p :
        {"at::", "torch::", "cublas", "cudnn", "cutlass::", "cub::", "thrust::", "cusparse", "cufft", "cusolver"})
     if (n.rfind(p, 0) == 0) return true;
@@ -30,12 +37,34 @@ bool library_name(const std::string& n) {
 
 void TsCollector::names_in(TSNode n, std::vector<std::string>& out, int depth) const {
   if (ts_node_is_null(n) || depth > 64) return;
+  const auto take = [&](TSNode name) {
+    if (!is(name, "identifier") && !is(name, "qualified_identifier")) return false;
+    const std::string canon = canonical(str(name));
+    if (std::find(out.begin(), out.end(), canon) == out.end()) out.push_back(canon);
+    return true;
+  };
   const std::string_view t = ts::type(n);
-  if (t == "identifier" || t == "qualified_identifier") {
-    const std::string name = canonical(str(n));
-    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  // Where a function is named: `&f`, an element of a braced table, the callee of a lambda's calls.
+  // Types in declarations and parameters (`const at::Tensor& t`) are not.
+  if (t == "pointer_expression" && str(n).rfind('&', 0) == 0) {
+    take(field(n, "argument"));
     return;
   }
+  if (t == "lambda_expression") {
+    names_in(field(n, "body"), out, depth + 1);
+    return;
+  }
+  if (t == "call_expression") {
+    take(field(n, "function"));
+    names_in(field(n, "arguments"), out, depth + 1);
+    return;
+  }
+  if (t == "initializer_list") {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      if (!take(ts_node_named_child(n, i))) names_in(ts_node_named_child(n, i), out, depth + 1);
+    return;
+  }
+  if (t == "parameter_list" || t == "parameter_declaration" || t == "type_descriptor") return;
   for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) names_in(ts_node_named_child(n, i), out, depth + 1);
 }
 
