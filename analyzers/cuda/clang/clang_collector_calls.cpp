@@ -352,11 +352,15 @@ void Collector::add_construction(const CXXConstructExpr* e, const std::string& c
   if (c.callee.size() > 80) c.callee = cls;
   c.receiver = ReceiverKind::None;
   for (const Expr* a : e->arguments()) collect_arg_names(a, c.keywords);
+  place_call(std::move(c), e->getSourceRange());
+}
+
+void Collector::place_call(Call c, SourceRange range) {
   if (in_loop()) c.keywords.push_back("@in-loop");
   c.function = current_function();
   c.module = in_.module;
   c.guard = guard();
-  c.span = span_of(e->getSourceRange());
+  c.span = span_of(range);
   facts_.calls.push_back(std::move(c));
 }
 

@@ -319,6 +319,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   void add_construction(const CXXConstructExpr* e, const std::string& cls);
 
+  // Records a call fact at the current place: in a loop or not, the function, module and guard, and
+  // the span of `range`.
+  void place_call(Call c, SourceRange range);
+
   // Precision conversions, launch APIs, and what a call does to the variables it names.
   void note_call_effects(const Expr* call, const Expr* callee, const Resolution& r,
                          const std::vector<const Expr*>& args, const std::vector<std::string>& names);

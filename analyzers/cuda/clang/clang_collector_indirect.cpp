@@ -3,7 +3,8 @@
 // lambda of namespace scope, handed to a helper as an argument, called as a functor, looked up in
 // c10::Dispatcher by its schema name, or declared under another name with an asm label. Each of these
 // is recorded as a call of the function it names; a call through a variable whose callable the
-// initializer does not show is an unresolved call (Call::unresolved_dynamic).
+// initializer does not show is an unresolved call (Call::unresolved_dynamic). Also here: CUDA features
+// chosen by number (`(cudaLimit)6`), recorded by their enumerators' names.
 #include <llvm/Demangle/Demangle.h>
 
 #include "analyzers/cuda/clang/clang_collector_impl.h"
@@ -88,12 +89,7 @@ void Collector::note_function_value(const DeclRefExpr* e) {
   c.local_target = defined_here(fd);
   c.receiver = e->getQualifier() ? ReceiverKind::Module : ReceiverKind::None;
   c.keywords.push_back("@as-value");
-  if (in_loop()) c.keywords.push_back("@in-loop");
-  c.function = current_function();
-  c.module = in_.module;
-  c.guard = guard();
-  c.span = span_of(e->getSourceRange());
-  facts_.calls.push_back(std::move(c));
+  place_call(std::move(c), e->getSourceRange());
 }
 
 void Collector::collect_functions(const Stmt* s, std::vector<const FunctionDecl*>& out) {
@@ -134,12 +130,7 @@ void Collector::follow_callable_variable(const CallExpr* e) {
     c.unresolved_dynamic = unresolved;
     c.receiver = ReceiverKind::Value;
     c.keywords.push_back("@via:" + var);
-    if (in_loop()) c.keywords.push_back("@in-loop");
-    c.function = current_function();
-    c.module = in_.module;
-    c.guard = guard();
-    c.span = span_of(e->getSourceRange());
-    facts_.calls.push_back(std::move(c));
+    place_call(std::move(c), e->getSourceRange());
   };
   for (const FunctionDecl* fd : targets) {
     std::string name = asm_label_target(fd);
