@@ -38,6 +38,23 @@ const std::set<std::string>& host_std() {
 
 bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// Calls `f(word, end)` for each identifier-like word of `t` in order, `end` being the offset after it;
+// true as soon as `f` is.
+template <class F>
+bool any_word(std::string_view t, F&& f) {
+  for (size_t i = 0; i < t.size();) {
+    if (!is_word(t[i]) || (i > 0 && is_word(t[i - 1]))) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < t.size() && is_word(t[end])) ++end;
+    if (f(t.substr(i, end - i), end)) return true;
+    i = end;
+  }
+  return false;
+}
+
 // `k<float, 128><<<`: a launch of a template kernel with explicit arguments (one level of nesting).
 const std::regex& template_launch() {
   static const std::regex re(R"(([A-Za-z_][\w:]*)\s*<((?:[^<>;{}()]|<[^<>;{}()]*>)+)>\s*<<<)");
@@ -85,16 +102,8 @@ class Blanker {
   bool names_device_space(std::string_view head) const {
     if (head.find("__global__") != std::string_view::npos || head.find("__device__") != std::string_view::npos)
       return true;
-    for (const auto& m : device_macros_) {
-      for (size_t at = head.find(m); at != std::string_view::npos; at = head.find(m, at + 1)) {
-        const bool left = at == 0 || !(std::isalnum(static_cast<unsigned char>(head[at - 1])) || head[at - 1] == '_');
-        const size_t after = at + m.size();
-        const bool right =
-            after >= head.size() || !(std::isalnum(static_cast<unsigned char>(head[after])) || head[after] == '_');
-        if (left && right) return true;
-      }
-    }
-    return false;
+    return !device_macros_.empty() &&
+           any_word(head, [&](std::string_view w, size_t) { return device_macros_.count(std::string(w)) > 0; });
   }
 
   // A function definition's head (from 24 bytes before it, where the grammar sometimes leaves a
@@ -109,32 +118,22 @@ class Blanker {
 
   // Whether the text names a host namespace: `ns::`, `using namespace ns`, or `= ns` (an alias of it).
   bool names_host_namespace(std::string_view t) const {
-    for (size_t i = 0; i < t.size();) {
-      if (!is_word(t[i]) || (i > 0 && is_word(t[i - 1]))) {
-        ++i;
-        continue;
-      }
-      size_t end = i;
-      while (end < t.size() && is_word(t[end])) ++end;
-      const std::string word(t.substr(i, end - i));
+    return any_word(t, [&](std::string_view w, size_t end) {
+      const std::string word(w);
       const bool host = host_namespaces_.count(word) > 0;
       const bool standard = std_namespaces_.count(word) > 0;
-      if (host || standard) {
-        size_t after = end;
-        while (after < t.size() && (t[after] == ' ' || t[after] == '\t')) ++after;
-        if (after + 1 < t.size() && t[after] == ':' && t[after + 1] == ':') {
-          // std:: names that libcu++ has too (the prelude maps std to cuda::std) stay device code.
-          size_t name = after + 2;
-          size_t name_end = name;
-          while (name_end < t.size() && is_word(t[name_end])) ++name_end;
-          if (host || host_std().count(std::string(t.substr(name, name_end - name)))) return true;
-        } else if (host && t.find("namespace") != std::string_view::npos) {
-          return true;  // using namespace torch; namespace tt = torch;
-        }
+      if (!host && !standard) return false;
+      size_t after = end;
+      while (after < t.size() && (t[after] == ' ' || t[after] == '\t')) ++after;
+      if (after + 1 < t.size() && t[after] == ':' && t[after + 1] == ':') {
+        // std:: names that libcu++ has too (the prelude maps std to cuda::std) stay device code.
+        size_t name = after + 2;
+        size_t name_end = name;
+        while (name_end < t.size() && is_word(t[name_end])) ++name_end;
+        return host || host_std().count(std::string(t.substr(name, name_end - name))) > 0;
       }
-      i = end;
-    }
-    return false;
+      return host && t.find("namespace") != std::string_view::npos;  // using namespace torch; namespace tt = torch;
+    });
   }
 
   bool mentions_host(TSNode n) const {
@@ -145,18 +144,8 @@ class Blanker {
   // Whether the text names a type or function blanked before it (`using Launcher = void (*)(at::Tensor&)`
   // makes `static const Launcher table[] = {&launch};` host code too).
   bool names_blanked(std::string_view t) const {
-    if (blanked_names_.empty()) return false;
-    for (size_t i = 0; i < t.size();) {
-      if (!is_word(t[i]) || (i > 0 && is_word(t[i - 1]))) {
-        ++i;
-        continue;
-      }
-      size_t end = i;
-      while (end < t.size() && is_word(t[end])) ++end;
-      if (blanked_names_.count(std::string(t.substr(i, end - i)))) return true;
-      i = end;
-    }
-    return false;
+    return !blanked_names_.empty() &&
+           any_word(t, [&](std::string_view w, size_t) { return blanked_names_.count(std::string(w)) > 0; });
   }
 
   // The name a definition or declaration introduces (its last identifier before the parameters).
