@@ -2,6 +2,8 @@
 #include "analyzers/cuda/cuda_common.h"
 
 #include <array>
+#include <cctype>
+#include <set>
 #include <utility>
 
 namespace kgate::cuda {
@@ -102,6 +104,89 @@ bool is_recorded_construction(std::string_view c) {
 }
 
 bool is_tensor_type_name(std::string_view t) { return t.find("Tensor") != std::string_view::npos; }
+
+bool tensor_arithmetic(std::string_view name) {
+  static const std::set<std::string_view> kOps = {"at::operator+",
+                                                  "at::operator-",
+                                                  "at::operator*",
+                                                  "at::operator/",
+                                                  "at::add",
+                                                  "at::sub",
+                                                  "at::mul",
+                                                  "at::div",
+                                                  "at::Tensor::add",
+                                                  "at::Tensor::sub",
+                                                  "at::Tensor::mul",
+                                                  "at::Tensor::div",
+                                                  "at::Tensor::add_",
+                                                  "at::Tensor::sub_",
+                                                  "at::Tensor::mul_",
+                                                  "at::Tensor::div_",
+                                                  "at::Tensor::operator+=",
+                                                  "at::Tensor::operator-=",
+                                                  "at::Tensor::operator*=",
+                                                  "at::Tensor::operator/=",
+                                                  "at::Tensor::operator-"};
+  static const std::set<std::string_view> kMath = {
+      "sqrt",      "rsqrt",  "exp",   "log",  "abs",         "neg",  "reciprocal", "pow",  "clamp", "clamp_min",
+      "clamp_max", "square", "sqrt_", "div_", "reciprocal_", "pow_", "clamp_",     "neg_", "abs_"};
+  if (kOps.count(name)) return true;
+  for (std::string_view prefix : {"at::Tensor::", "at::"})
+    if (name.rfind(prefix, 0) == 0 && kMath.count(name.substr(prefix.size()))) return true;
+  return false;
+}
+
+bool is_tensor_variable_type(std::string_view type_text) {
+  std::string t;
+  for (char c : type_text)
+    if (!std::isspace(static_cast<unsigned char>(c)) && c != '&' && c != '*') t += c;
+  if (t.rfind("const", 0) == 0) t.erase(0, 5);
+  if (t.size() >= 5 && t.compare(t.size() - 5, 5, "const") == 0) t.erase(t.size() - 5);
+  return t == "Tensor" || t == "at::Tensor" || t == "torch::Tensor" || t == "torch::autograd::Variable";
+}
+
+std::optional<std::string> aten_non_tensor_result(std::string_view r) {
+  static const std::set<std::string_view> kScalar = {"size",
+                                                     "numel",
+                                                     "dim",
+                                                     "ndimension",
+                                                     "nbytes",
+                                                     "element_size",
+                                                     "itemsize",
+                                                     "storage_offset",
+                                                     "defined",
+                                                     "requires_grad",
+                                                     "dtype",
+                                                     "scalar_type",
+                                                     "device",
+                                                     "get_device",
+                                                     "data_ptr",
+                                                     "const_data_ptr",
+                                                     "mutable_data_ptr",
+                                                     "data",
+                                                     "item",
+                                                     "accessor",
+                                                     "packed_accessor32",
+                                                     "packed_accessor64",
+                                                     "type",
+                                                     "stride",
+                                                     "is_contiguous",
+                                                     "is_cuda",
+                                                     "layout",
+                                                     "use_count"};
+  if (r.rfind("at::Tensor::", 0) == 0) {
+    std::string_view m = r.substr(12);
+    if (m == "sizes" || m == "strides") return "c10::IntArrayRef";
+    if (m == "options") return "c10::TensorOptions";
+    if (kScalar.count(m) || m.rfind("is_", 0) == 0) return "";
+    return std::nullopt;
+  }
+  if (r == "at::dtype" || r == "at::device" || r == "at::layout" || r == "at::requires_grad" ||
+      r.rfind("at::TensorOptions", 0) == 0)
+    return "c10::TensorOptions";
+  if (r.rfind("at::cuda::", 0) == 0 || r == "at::globalContext") return "";
+  return std::nullopt;
+}
 
 bool writes_first_argument(std::string_view r) {
   for (std::string_view prefix : {"cudaMemset", "cudaMemcpy", "hipMemset", "hipMemcpy", "cuMemsetD", "cuMemcpyHtoD",

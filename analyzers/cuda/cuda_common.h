@@ -46,6 +46,20 @@ bool is_recorded_construction(std::string_view qualified_class);
 // Whether a qualified name is an ATen/torch tensor type (the kinds of static state that cache).
 bool is_tensor_type_name(std::string_view type_text);
 
+// ATen arithmetic (operators, add/sub/mul/div and their in-place forms) and elementwise math (sqrt, exp,
+// pow, ...): on operands that are all one-element tensors or numbers this is glue (a kernel's sum
+// divided by N), on full tensors it is PyTorch compute.
+bool tensor_arithmetic(std::string_view resolved);
+
+// A tensor variable's declared type ("const torch::Tensor&", "at::Tensor"): not containers or
+// optionals of tensors, nor TensorOptions.
+bool is_tensor_variable_type(std::string_view type_text);
+
+// What an ATen call returns when it is not a tensor: "sizes" -> "c10::IntArrayRef", "options" ->
+// "c10::TensorOptions", metadata (numel, dtype, data_ptr, ...) -> "" (a number, pointer or handle);
+// nullopt when the call returns a tensor.
+std::optional<std::string> aten_non_tensor_result(std::string_view resolved);
+
 // The macros the build defines on the command line of an embedded module's translation unit
 // (extra_cuda_cflags for CUDA sources, extra_cflags for C++ sources), as "NAME=VALUE" or "NAME".
 std::vector<std::string> command_line_defines(const FactSet& facts, const Module& module);

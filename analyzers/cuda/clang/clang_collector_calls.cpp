@@ -258,31 +258,6 @@ void Collector::add_call(const Expr* call, const Expr* callee) {
   facts_.calls.push_back(std::move(c));
 }
 
-bool Collector::tensor_arithmetic(std::string_view name) {
-  static const std::set<std::string_view> kOps = {"at::operator+",
-                                                  "at::operator-",
-                                                  "at::operator*",
-                                                  "at::operator/",
-                                                  "at::add",
-                                                  "at::sub",
-                                                  "at::mul",
-                                                  "at::div",
-                                                  "at::Tensor::add",
-                                                  "at::Tensor::sub",
-                                                  "at::Tensor::mul",
-                                                  "at::Tensor::div",
-                                                  "at::Tensor::add_",
-                                                  "at::Tensor::sub_",
-                                                  "at::Tensor::mul_",
-                                                  "at::Tensor::div_",
-                                                  "at::Tensor::operator+=",
-                                                  "at::Tensor::operator-=",
-                                                  "at::Tensor::operator*=",
-                                                  "at::Tensor::operator/=",
-                                                  "at::Tensor::operator-"};
-  return kOps.count(name) > 0;
-}
-
 std::vector<const Expr*> Collector::operands_of(const Expr* call) {
   std::vector<const Expr*> out;
   if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) out.push_back(mc->getImplicitObjectArgument());
@@ -403,18 +378,20 @@ void Collector::note_call_effects(const Expr* call, const Expr* callee, const Re
   // mutates in place count as written.
   bool aten =
       r.resolved.rfind("at::", 0) == 0 || r.resolved.rfind("torch::", 0) == 0 || r.resolved.rfind("c10::", 0) == 0;
-  bool in_place = aten && !r.name.empty() && r.name.back() == '_' && r.name != "data_ptr_";
+  // `out.add_(b)` and `out += b` write `out`.
+  bool in_place = aten && !r.name.empty() &&
+                  ((r.name.back() == '_' && r.name != "data_ptr_") || r.name == "operator+=" ||
+                   r.name == "operator-=" || r.name == "operator*=" || r.name == "operator/=");
   if (in_place) {
-    if (const auto* me = dyn_cast<MemberExpr>(callee->IgnoreParenImpCasts()))
-      if (const auto* vd = dyn_cast_or_null<VarDecl>(root_decl(me->getBase())))
-        state_.written_vars.insert(vd->getCanonicalDecl());
+    const Expr* receiver = nullptr;
+    if (const auto* me = dyn_cast<MemberExpr>(callee->IgnoreParenImpCasts())) receiver = me->getBase();
+    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getNumArgs() > 0) receiver = op->getArg(0);
+    if (const auto* vd = dyn_cast_or_null<VarDecl>(root_decl(receiver)))
+      state_.written_vars.insert(vd->getCanonicalDecl());
   }
   if (!aten) {
     std::set<const ValueDecl*> all;
     for (const Expr* a : args) mark_vars(a);
-  }
-  if (aten && r.resolved.rfind("at::Tensor::", 0) == 0 && args.empty() == false) {
-    // x.copy_(y) writes x; handled above. Other methods read.
   }
 }
 

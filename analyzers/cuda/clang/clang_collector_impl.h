@@ -136,7 +136,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   bool VisitCXXConstructExpr(CXXConstructExpr* e);
 
   bool VisitBinaryOperator(BinaryOperator* op) {
-    if (op->isAssignmentOp()) note_write(op->getLHS(), op->getRHS());
+    if (op->isAssignmentOp()) note_write(op->getLHS(), op->getRHS(), !op->isCompoundAssignmentOp());
     return true;
   }
 
@@ -303,8 +303,6 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   void add_call(const Expr* call, const Expr* callee);
 
-  static bool tensor_arithmetic(std::string_view name);
-
   // The operands of a call: the object of a member call first, then the arguments.
   static std::vector<const Expr*> operands_of(const Expr* call);
 
@@ -397,11 +395,12 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
   void add_global(const VarDecl* vd);
 
-  void note_write(const Expr* lhs, const Expr* rhs);
+  // `lhs = rhs` (replaces: lhs now holds rhs's value and origin) or `lhs += rhs` (lhs keeps its origin).
+  void note_write(const Expr* lhs, const Expr* rhs, bool replaces = true);
 
   void note_operator_write(const CXXOperatorCallExpr* op) {
     if (!op->isAssignmentOp() || op->getNumArgs() < 2) return;
-    note_write(op->getArg(0), op->getArg(1));
+    note_write(op->getArg(0), op->getArg(1), op->getOperator() == OO_Equal);
   }
 
   // Which calls a local's value came from (`auto y = torch::empty_like(x)` -> torch's empty_like).

@@ -312,12 +312,12 @@ void Collector::add_global(const VarDecl* vd) {
   facts_.globals.push_back(std::move(g));
 }
 
-void Collector::note_write(const Expr* lhs, const Expr* rhs) {
+void Collector::note_write(const Expr* lhs, const Expr* rhs, bool replaces) {
   const auto* vd = dyn_cast_or_null<VarDecl>(root_decl(lhs));
   if (!vd) return;
   if (vd->hasGlobalStorage() && current_function() >= 0) mutated_globals_.insert(vd->getCanonicalDecl());
   if (rhs && vd->hasLocalStorage() && current_function() >= 0) {
-    note_local_origin(vd, rhs);
+    if (replaces) note_local_origin(vd, rhs);
     note_dependencies(vd, rhs);
   }
 }

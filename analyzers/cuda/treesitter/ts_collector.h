@@ -72,6 +72,7 @@ class TsCollector {
   std::map<std::string, std::string> var_types_;
   std::map<std::string, std::vector<std::string>> var_origins_;
   std::set<std::string> written_vars_;
+  std::set<std::string> one_element_;                     // tensors of one element (`torch::zeros({1})`, `x.sum()`)
   std::map<std::string, std::set<std::string>> carried_;  // descriptor variable -> variables its initialiser names
   std::vector<std::pair<TSNode, std::string>> returns_;
   std::set<uint64_t> skip_;  // macro invocations already folded into the call they name
@@ -131,6 +132,14 @@ class TsCollector {
   // Records a call (or a launch, then returns true).
   bool call(TSNode n, const Guard& g);
   std::optional<std::string> dtype_in(const std::string& text) const;
+  // Whether an expression is a number or a one-element tensor, and whether all operands of a call are:
+  // ATen arithmetic on such operands is glue (cuda_common.h's tensor_arithmetic).
+  bool one_element(TSNode e) const;
+  // `x / n`, `out += bias` on tensors in host code: the ATen operator's call (at::operator/ ...).
+  bool tensor_expression(TSNode e) const;
+  void tensor_operator(TSNode n, const Guard& g);
+  bool one_element_result(const std::string& resolved, const std::vector<TSNode>& args) const;
+  bool scalar_operands(TSNode fn, const std::vector<TSNode>& args) const;
   void add_cast(const std::string& dtype, const std::string& via, TSNode n, bool setup = false);
   bool zero(TSNode e) const;
   void chevron(TSNode n, TSNode fn, TSNode cfg, TSNode args, const Guard& g);

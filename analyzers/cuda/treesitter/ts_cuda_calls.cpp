@@ -52,9 +52,11 @@ std::string TsCollector::resolve(TSNode fn) const {
     TSNode arg = field(fn, "argument");
     TSNode member = field(fn, "field");
     std::string m = is(member, "template_method") ? str(field(member, "name")) : str(member);
+    // `total.sqrt().reciprocal()`: a method of the tensor an ATen call returned.
+    if (is(arg, "call_expression") && tensor_expression(arg)) return "at::Tensor::" + m;
     std::string base = root_name(arg);
     auto it = var_types_.find(base);
-    if (it != var_types_.end() && it->second.find("Tensor") != std::string::npos) return "at::Tensor::" + m;
+    if (it != var_types_.end() && is_tensor_variable_type(it->second)) return "at::Tensor::" + m;
     if (it != var_types_.end()) {
       std::string ty = squeeze(it->second);
       for (const char* q : {"const", "&", "*"})
@@ -155,6 +157,7 @@ bool TsCollector::call(TSNode n, const Guard& g) {
   }
   if (c.resolved.rfind("at::Tensor::", 0) == 0)
     if (auto dt = conversion_method_dtype(c.method)) add_cast(*dt, "method", n);
+  if (tensor_arithmetic(c.resolved)) c.scalar_operands = scalar_operands(fn, arg_nodes);
   for (const auto& k : c.keywords)
     if (k == "CUBLAS_TF32_TENSOR_OP_MATH" || k == "CUBLAS_COMPUTE_32F_FAST_TF32") add_cast("tf32", "flag", n);
   if (auto api = launch_api(c.resolved)) api_launch(n, *api, arg_nodes, g);
@@ -164,6 +167,93 @@ bool TsCollector::call(TSNode n, const Guard& g) {
   c.span = span(n);
   facts_.calls.push_back(std::move(c));
   return false;
+}
+
+bool TsCollector::tensor_expression(TSNode e) const {
+  while (!ts_node_is_null(e) && is(e, "parenthesized_expression") && ts_node_named_child_count(e) > 0)
+    e = ts_node_named_child(e, 0);
+  if (ts_node_is_null(e)) return false;
+  if (is(e, "identifier")) {
+    auto type = var_types_.find(str(e));
+    return type != var_types_.end() && is_tensor_variable_type(type->second);
+  }
+  if (is(e, "call_expression")) {
+    const std::string r = resolve(field(e, "function"));
+    return r.rfind("at::", 0) == 0 && !aten_non_tensor_result(r);
+  }
+  if (is(e, "binary_expression")) return tensor_expression(field(e, "left")) || tensor_expression(field(e, "right"));
+  return false;
+}
+
+void TsCollector::tensor_operator(TSNode n, const Guard& g) {
+  if (current() < 0 || facts_.functions[current()].kind != FunctionKind::Host) return;
+  const std::string op = str(field(n, "operator"));
+  const bool compound = is(n, "assignment_expression");
+  if (op.empty() || std::string_view("+-*/").find(op.front()) == std::string_view::npos ||
+      op.size() != (compound ? 2u : 1u) || (compound && op.back() != '='))
+    return;
+  TSNode left = field(n, "left");
+  TSNode right = field(n, "right");
+  if (!tensor_expression(left) && !tensor_expression(right)) return;
+  Call c;
+  c.resolved = compound ? "at::Tensor::operator" + op : "at::operator" + op;
+  c.method = "operator" + op;
+  c.callee = squeeze(str(n)).substr(0, 80);
+  c.receiver = ReceiverKind::None;
+  c.scalar_operands = one_element(left) && one_element(right);
+  c.function = current();
+  c.module = module_;
+  c.guard = g;
+  c.span = span(n);
+  facts_.calls.push_back(std::move(c));
+}
+
+bool TsCollector::one_element(TSNode e) const {
+  while (!ts_node_is_null(e) && (is(e, "parenthesized_expression") || is(e, "unary_expression")) &&
+         ts_node_named_child_count(e) > 0)
+    e = ts_node_named_child(e, ts_node_named_child_count(e) - 1);
+  if (ts_node_is_null(e)) return false;
+  if (is(e, "number_literal")) return true;
+  if (is(e, "identifier")) {
+    if (one_element_.count(str(e))) return true;
+    // A variable of a number type (`float scale`, `int64_t n`): never a full tensor.
+    auto type = var_types_.find(str(e));
+    if (type == var_types_.end()) return false;
+    const std::string t = squeeze(type->second);
+    return t.find("Tensor") == std::string::npos && t.find("auto") == std::string::npos &&
+           t.find("Scalar") == std::string::npos && t.find('<') == std::string::npos;
+  }
+  if (is(e, "call_expression")) {
+    TSNode fn = field(e, "function");
+    TSNode args = field(e, "arguments");
+    std::vector<TSNode> arg_nodes;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) arg_nodes.push_back(ts_node_named_child(args, i));
+    const std::string r = resolve(fn);
+    if (r == "at::Tensor::item" || r == "at::scalar_tensor") return true;
+    if (one_element_result(r, arg_nodes)) return true;
+    return tensor_arithmetic(r) && scalar_operands(fn, arg_nodes);
+  }
+  return false;
+}
+
+bool TsCollector::one_element_result(const std::string& r, const std::vector<TSNode>& args) const {
+  if (r == "at::zeros" || r == "at::ones" || r == "at::empty" || r == "at::full") {
+    if (args.empty()) return false;
+    const std::string sizes = squeeze(str(args.front()));
+    if (sizes.empty()) return false;
+    // `1`, `{1}`, `{1, 1}`: one element.
+    return std::all_of(sizes.begin(), sizes.end(), [](char c) { return c == '1' || c == '{' || c == '}' || c == ','; });
+  }
+  static const std::set<std::string> kReductions = {"at::Tensor::sum",  "at::Tensor::mean", "at::Tensor::max",
+                                                    "at::Tensor::min",  "at::Tensor::amax", "at::Tensor::amin",
+                                                    "at::Tensor::norm", "at::scalar_tensor"};
+  return args.empty() && kReductions.count(r) > 0;
+}
+
+bool TsCollector::scalar_operands(TSNode fn, const std::vector<TSNode>& args) const {
+  std::vector<TSNode> operands = args;
+  if (is(fn, "field_expression")) operands.insert(operands.begin(), field(fn, "argument"));
+  return !operands.empty() && std::all_of(operands.begin(), operands.end(), [&](TSNode o) { return one_element(o); });
 }
 
 std::optional<std::string> TsCollector::dtype_in(const std::string& text) const {

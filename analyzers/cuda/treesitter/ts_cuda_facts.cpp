@@ -228,6 +228,7 @@ void TsCollector::walk(TSNode n, Guard g, int depth) {
   }
   if (t == "pointer_expression" && str(n).rfind('&', 0) == 0 && !is(ts::parent(n), "argument_list"))
     function_value(n, g);
+  if (t == "binary_expression" || t == "assignment_expression") tensor_operator(n, g);
   if (t == "declaration") declaration(n);
   if (t == "assignment_expression") assignment(n);
   if (t == "return_statement" && current() >= 0) returns_.push_back({n, str(n)});
@@ -307,7 +308,8 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
     std::string pname = str(pn);
     std::string ptext = str(p);
     f.params.push_back(pname);
-    types[pname] = ptext;
+    // The declared type without the name (`const torch::Tensor& x` -> `const torch::Tensor& `).
+    types[pname] = ts_node_is_null(pn) ? ptext : ptext.substr(0, ts_node_start_byte(pn) - ts_node_start_byte(p));
     if (ptext.find('*') != std::string::npos || ptext.find('&') != std::string::npos ||
         ptext.find("Accessor") != std::string::npos || carries_pointers(p))
       pointer_params.push_back(pname);
@@ -329,7 +331,9 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   auto saved_written = std::move(written_vars_);
   auto saved_carried = std::move(carried_);
   auto saved_returns = std::move(returns_);
+  auto saved_one_element = std::move(one_element_);
   var_types_ = types;
+  one_element_.clear();
   carried_.clear();
   var_origins_.clear();
   written_vars_.clear();
@@ -347,6 +351,7 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   written_vars_ = std::move(saved_written);
   carried_ = std::move(saved_carried);
   returns_ = std::move(saved_returns);
+  one_element_ = std::move(saved_one_element);
   (void)g;
 }
 
@@ -537,10 +542,16 @@ void TsCollector::declaration(TSNode n) {
 
 void TsCollector::note_origin(const std::string& var, TSNode value) {
   if (ts_node_is_null(value)) return;
+  one_element_.erase(var);
+  if (one_element(value)) one_element_.insert(var);
   if (is(value, "call_expression")) {
     std::string r = resolve(field(value, "function"));
     if (!r.empty()) var_origins_[var].push_back(r);
-    if (r.rfind("at::", 0) == 0) var_types_[var] = "Tensor";
+    // `auto n = torch::zeros(...)` holds a tensor; `auto s = x.sizes()` and `auto o = x.options()` do not.
+    if (r.rfind("at::", 0) == 0) {
+      const auto other = aten_non_tensor_result(r);
+      var_types_[var] = !other ? "Tensor" : other->empty() ? "scalar" : *other;
+    }
   } else if (is(value, "identifier")) {
     auto it = var_origins_.find(str(value));
     if (it != var_origins_.end()) var_origins_[var] = it->second;
@@ -550,7 +561,11 @@ void TsCollector::note_origin(const std::string& var, TSNode value) {
 void TsCollector::assignment(TSNode n) {
   TSNode left = field(n, "left");
   if (is(left, "identifier")) {
-    note_origin(str(left), field(n, "right"));
+    // `out = y` gives `out` y's origin; `out += y` writes `out` and keeps its origin.
+    if (str(field(n, "operator")) == "=")
+      note_origin(str(left), field(n, "right"));
+    else if (tensor_expression(left))
+      written_vars_.insert(str(left));
     for (auto& gs : facts_.globals)
       if (gs.name == str(left) && current() >= 0) gs.mutated_in_forward = true;
   }

@@ -86,6 +86,54 @@ torch::Tensor fwd(torch::Tensor a, cublasHandle_t cublas_handle) {
   for (const auto& c : r.facts.calls) EXPECT_NE(c.resolved, "cublas_handle");
 }
 
+// Host glue both engines must read alike: metadata and optionals are not ATen compute, arithmetic on a
+// one-element tensor is glue (scalar_operands), and C++ operators on full tensors are ATen calls.
+const char* kGlueFile = R"(#include <torch/extension.h>
+torch::Tensor fwd(torch::Tensor x, c10::optional<torch::Tensor> bias) {
+  if (bias.has_value()) { auto b = bias.value(); (void)b; }
+  auto sizes = x.sizes();
+  auto out_sizes = sizes.vec();
+  auto total = torch::zeros(1, torch::TensorOptions().device(x.device()).dtype(x.dtype()));
+  auto inv = total.sqrt().reciprocal();
+  auto scaled = x / inv;
+  auto out = torch::empty(out_sizes, torch::dtype(torch::kFloat32).device(x.device()));
+  out += scaled;
+  return out;
+}
+)";
+
+void expect_glue_facts(const FactSet& f, const std::string& engine) {
+  for (const auto& c : f.calls) {
+    EXPECT_NE(c.resolved, "at::Tensor::has_value") << engine;
+    EXPECT_NE(c.resolved, "at::Tensor::value") << engine;
+    EXPECT_NE(c.resolved, "at::Tensor::vec") << engine;
+  }
+  const Call* sqrt = find_call(f, "at::Tensor::sqrt");
+  const Call* reciprocal = find_call(f, "at::Tensor::reciprocal");
+  const Call* divide = find_call(f, "at::operator/");
+  const Call* accumulate = find_call(f, "at::Tensor::operator+=");
+  ASSERT_TRUE(sqrt && reciprocal && divide && accumulate) << engine;
+  EXPECT_TRUE(sqrt->scalar_operands) << engine;
+  EXPECT_TRUE(reciprocal->scalar_operands) << engine;
+  EXPECT_FALSE(divide->scalar_operands) << engine;
+  EXPECT_FALSE(accumulate->scalar_operands) << engine;
+  // `out += scaled` writes `out` and keeps its origin: the return is not an unwritten torch::empty.
+  ASSERT_EQ(f.returns.size(), 1u) << engine;
+  EXPECT_TRUE(f.returns[0].written) << engine;
+}
+
+TEST(CudaFallback, TreeSitterReadsHostGlueAsClangDoes) {
+  CudaOptions options;
+  options.force_tree_sitter = true;
+  expect_glue_facts(extract_raw(kGlueFile, options).facts, "tree-sitter");
+#ifdef KGATE_HAVE_CLANG
+  ASSERT_TRUE(clang_available());
+  auto r = extract_raw(kGlueFile);
+  EXPECT_EQ(r.facts.engine, "clang");
+  expect_glue_facts(r.facts, "clang");
+#endif
+}
+
 #ifdef KGATE_HAVE_CLANG
 TEST(CudaFallback, ClangCannotParse) {
   ASSERT_TRUE(clang_available());

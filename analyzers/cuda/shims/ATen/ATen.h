@@ -69,12 +69,15 @@ using IntArrayRef = ArrayRef<int64_t>;
 using SymIntArrayRef = ArrayRef<int64_t>;
 template <class T> using optional = std::optional<T>;
 constexpr std::nullopt_t nullopt = std::nullopt;
+struct TypeMeta;
 struct TensorOptions {
   TensorOptions() = default;
+  TensorOptions(const TypeMeta& t);
   TensorOptions(ScalarType t);
   TensorOptions(DeviceType t);
   TensorOptions(Device d);
   TensorOptions dtype(ScalarType t) const;
+  TensorOptions dtype(const TypeMeta& t) const;
   template <class T> TensorOptions dtype() const;
   TensorOptions device(Device d) const;
   TensorOptions device(DeviceType t, int index = -1) const;
@@ -90,6 +93,7 @@ template <class T> TensorOptions dtype();
 inline TensorOptions device(Device d) { return TensorOptions(d); }
 inline TensorOptions device(DeviceType t) { return TensorOptions(t); }
 struct TypeMeta { ScalarType toScalarType() const; size_t itemsize() const; bool operator==(ScalarType) const; bool operator!=(ScalarType) const; };
+inline TensorOptions dtype(const TypeMeta& t) { return TensorOptions(t); }
 inline size_t elementSize(ScalarType t);
 const char* toString(ScalarType t);
 bool isFloatingType(ScalarType t);
@@ -256,6 +260,20 @@ class Tensor {
   KGATE_TENSOR_METHOD(exp)
   KGATE_TENSOR_METHOD(log)
   KGATE_TENSOR_METHOD(sqrt)
+  KGATE_TENSOR_METHOD(reciprocal)
+  KGATE_TENSOR_METHOD(square)
+  KGATE_TENSOR_METHOD(sign)
+  KGATE_TENSOR_METHOD(floor)
+  KGATE_TENSOR_METHOD(ceil)
+  KGATE_TENSOR_METHOD(round)
+  KGATE_TENSOR_METHOD(sin)
+  KGATE_TENSOR_METHOD(cos)
+  KGATE_TENSOR_METHOD(erf)
+  KGATE_TENSOR_METHOD(log1p)
+  KGATE_TENSOR_METHOD(expm1)
+  KGATE_TENSOR_METHOD(clamp_min)
+  KGATE_TENSOR_METHOD(clamp_max)
+  KGATE_TENSOR_METHOD(prod)
   KGATE_TENSOR_METHOD(rsqrt)
   KGATE_TENSOR_METHOD(pow)
   KGATE_TENSOR_METHOD(abs)
@@ -379,6 +397,20 @@ KGATE_AT_FUNCTION(logsumexp)
 KGATE_AT_FUNCTION(exp)
 KGATE_AT_FUNCTION(log)
 KGATE_AT_FUNCTION(sqrt)
+KGATE_AT_FUNCTION(reciprocal)
+KGATE_AT_FUNCTION(square)
+KGATE_AT_FUNCTION(sign)
+KGATE_AT_FUNCTION(floor)
+KGATE_AT_FUNCTION(ceil)
+KGATE_AT_FUNCTION(round)
+KGATE_AT_FUNCTION(sin)
+KGATE_AT_FUNCTION(cos)
+KGATE_AT_FUNCTION(erf)
+KGATE_AT_FUNCTION(log1p)
+KGATE_AT_FUNCTION(expm1)
+KGATE_AT_FUNCTION(clamp_min)
+KGATE_AT_FUNCTION(clamp_max)
+KGATE_AT_FUNCTION(prod)
 KGATE_AT_FUNCTION(rsqrt)
 KGATE_AT_FUNCTION(pow)
 KGATE_AT_FUNCTION(abs)
