@@ -1,8 +1,12 @@
 // Shared tables of the CUDA engines (cuda_common.h), built with either engine.
 #include "analyzers/cuda/cuda_common.h"
 
+#include <cxxabi.h>
+
 #include <array>
 #include <cctype>
+#include <cstdlib>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -186,6 +190,42 @@ std::optional<std::string> aten_non_tensor_result(std::string_view r) {
     return "c10::TensorOptions";
   if (r.rfind("at::cuda::", 0) == 0 || r == "at::globalContext") return "";
   return std::nullopt;
+}
+
+std::string dispatcher_operator(std::string_view resolved, const std::vector<std::string>& strings) {
+  const std::string_view last = last_component(resolved);
+  const std::string_view owner = resolved.substr(0, resolved.size() - last.size());
+  if ((last != "findSchemaOrThrow" && last != "findSchema" && last != "findOp") ||
+      (owner != "c10::Dispatcher::" && owner != "?::"))
+    return {};
+  if (strings.empty()) return {};
+  const std::string& schema = strings.front();
+  const auto sep = schema.find("::");
+  if (sep == std::string::npos || sep == 0) return {};
+  std::string ns = schema.substr(0, sep);
+  if (ns == "aten") ns = "at";
+  std::string op = schema.substr(sep + 2);
+  if (auto dot = op.find('.'); dot != std::string::npos) op = op.substr(0, dot);  // "add.Tensor"
+  return op.empty() ? std::string{} : ns + "::" + op;
+}
+
+std::string asm_label_function(const std::string& symbol) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
+                                                   std::free);
+  if (status != 0 || !demangled) return symbol;
+  // "at::matmul(at::Tensor const&, at::Tensor const&)" -> "at::matmul"; template arguments go too.
+  const std::string name = demangled.get();
+  int depth = 0;
+  std::string out;
+  for (char ch : name) {
+    if (ch == '<') ++depth;
+    if (depth == 0 && ch == '(') break;
+    if (depth == 0) out += ch;
+    if (ch == '>' && depth > 0) --depth;
+  }
+  if (auto space = out.rfind(' '); space != std::string::npos) out = out.substr(space + 1);  // a return type
+  return out.empty() ? symbol : out;
 }
 
 bool writes_first_argument(std::string_view r) {

@@ -60,6 +60,15 @@ bool is_tensor_variable_type(std::string_view type_text);
 // nullopt when the call returns a tensor.
 std::optional<std::string> aten_non_tensor_result(std::string_view resolved);
 
+// An ATen operator looked up by its schema name (`c10::Dispatcher::singleton().findSchemaOrThrow("aten::bmm",
+// "")`): "at::bmm"; "" for other calls. `resolved` is the lookup's callee ("?::findSchemaOrThrow" when
+// the engine could not type the dispatcher); `strings` its string arguments.
+std::string dispatcher_operator(std::string_view resolved, const std::vector<std::string>& strings);
+
+// The function an asm label binds a declaration to: "_ZN2at6matmulERKNS_6TensorES2_" -> "at::matmul";
+// a symbol that does not demangle is returned as it is.
+std::string asm_label_function(const std::string& symbol);
+
 // The macros the build defines on the command line of an embedded module's translation unit
 // (extra_cuda_cflags for CUDA sources, extra_cflags for C++ sources), as "NAME=VALUE" or "NAME".
 std::vector<std::string> command_line_defines(const FactSet& facts, const Module& module);

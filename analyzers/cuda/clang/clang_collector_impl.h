@@ -362,9 +362,6 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // qualified name ("at::matmul"), or empty.
   std::string asm_label_target(const FunctionDecl* fd) const;
 
-  // c10::Dispatcher::findSchemaOrThrow("aten::bmm", ...): the ATen operator looked up ("at::bmm").
-  static std::string dispatcher_operator(const std::string& resolved, const std::vector<std::string>& strings);
-
   // ---- launches ----
 
   // Whether a grid or block expression provably has zero blocks in some dimension.

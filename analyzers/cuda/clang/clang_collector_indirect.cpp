@@ -5,7 +5,6 @@
 // is recorded as a call of the function it names; a call through a variable whose callable the
 // initializer does not show is an unresolved call (Call::unresolved_dynamic). Also here: CUDA features
 // chosen by number (`(cudaLimit)6`), recorded by their enumerators' names.
-#include <llvm/Demangle/Demangle.h>
 
 #include "analyzers/cuda/clang/clang_collector_impl.h"
 
@@ -161,34 +160,7 @@ bool Collector::is_local_functor_call(const CXXOperatorCallExpr* op) const {
 std::string Collector::asm_label_target(const FunctionDecl* fd) const {
   const auto* label = fd ? fd->getAttr<AsmLabelAttr>() : nullptr;
   if (!label || defined_here(fd)) return {};
-  const std::string symbol = label->getLabel().str();
-  std::string name = llvm::demangle(symbol);
-  // "at::matmul(at::Tensor const&, at::Tensor const&)" -> "at::matmul"; template arguments go too.
-  int depth = 0;
-  std::string out;
-  for (char ch : name) {
-    if (ch == '<') ++depth;
-    if (depth == 0 && ch == '(') break;
-    if (depth == 0) out += ch;
-    if (ch == '>' && depth > 0) --depth;
-  }
-  if (auto space = out.rfind(' '); space != std::string::npos) out = out.substr(space + 1);  // a return type
-  return out.empty() ? symbol : out;
-}
-
-std::string Collector::dispatcher_operator(const std::string& resolved, const std::vector<std::string>& strings) {
-  if (resolved != "c10::Dispatcher::findSchemaOrThrow" && resolved != "c10::Dispatcher::findSchema" &&
-      resolved != "c10::Dispatcher::findOp")
-    return {};
-  if (strings.empty()) return {};
-  const std::string& schema = strings.front();
-  const auto sep = schema.find("::");
-  if (sep == std::string::npos || sep == 0) return {};
-  std::string ns = schema.substr(0, sep);
-  if (ns == "aten") ns = "at";
-  std::string op = schema.substr(sep + 2);
-  if (auto dot = op.find('.'); dot != std::string::npos) op = op.substr(0, dot);  // "add.Tensor"
-  return op.empty() ? std::string{} : ns + "::" + op;
+  return asm_label_function(label->getLabel().str());
 }
 
 std::string Collector::cast_enumerator(const Expr* e) const {

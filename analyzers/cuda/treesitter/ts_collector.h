@@ -79,6 +79,13 @@ class TsCollector {
   // Variables of namespace scope whose initializer names functions (a table of function pointers, a
   // std::function holding a lambda): a call through one is a call of each (ts_cuda_values.cpp).
   std::map<std::string, std::vector<std::string>> callable_globals_;
+  // Variables of namespace scope that start empty (`static Gemm g = nullptr;`, no initializer): a call
+  // through one is unresolved (its callable is set at run time).
+  std::set<std::string> empty_globals_;
+  // Functions this file defines, and declarations bound to another symbol by an asm label
+  // (`at::Tensor f(...) __asm__("_ZN2at6matmul...")` -> f: at::matmul).
+  std::set<std::string> defined_functions_;
+  std::map<std::string, std::string> asm_labels_;
 
   std::string str(TSNode n) const { return std::string(ts::text(n, text_)); }
   Span span(TSNode n) const { return mod_.host_span(host_, ts_node_start_byte(n), ts_node_end_byte(n)); }
@@ -126,6 +133,13 @@ class TsCollector {
   // A call through such a variable (`table[i](a)`, `g(a)`): a call of each function it holds.
   void calls_through_global(TSNode n, TSNode fn, const Guard& g);
   void names_in(TSNode n, std::vector<std::string>& out, int depth) const;
+  // Asm labels of the module's declarations, read from its text (the grammar has no node for them).
+  void collect_asm_labels();
+  // `using namespace at; matmul(a, b)`: an unqualified call of a function the file does not define,
+  // handed a tensor, is the namespace's operator ("at::matmul"); "" otherwise.
+  std::string through_using_namespace(const std::string& name, const std::vector<TSNode>& args) const;
+  // `#define MM(x, y) matmul(x, y)`: the function a function-like macro's body calls, if it is one call.
+  std::optional<std::string> macro_callee(const std::string& macro) const;
 
   // ---- calls and launches ----
   std::string resolve(TSNode fn) const;

@@ -100,6 +100,16 @@ bool TsCollector::call(TSNode n, const Guard& g) {
     }
   }
   if (c.resolved.empty()) c.resolved = resolve(fn);
+  std::vector<TSNode> arg_nodes;
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) arg_nodes.push_back(ts_node_named_child(args, i));
+  if (is(fn, "identifier")) {
+    if (auto inner = macro_callee(str(fn))) {
+      c.resolved = canonical(*inner);
+      c.callee += " [macro]";
+    }
+    if (auto label = asm_labels_.find(c.resolved); label != asm_labels_.end()) c.resolved = label->second;
+    if (std::string op = through_using_namespace(c.resolved, arg_nodes); !op.empty()) c.resolved = op;
+  }
   if (c.resolved.empty() || c.resolved == "__cudaPushCallConfiguration") return false;
   c.method = std::string(last_component(c.resolved));
   if (is(fn, "field_expression")) {
@@ -112,8 +122,6 @@ bool TsCollector::call(TSNode n, const Guard& g) {
   } else if (c.resolved.find("::") != std::string::npos) {
     c.receiver = ReceiverKind::Module;
   }
-  std::vector<TSNode> arg_nodes;
-  for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) arg_nodes.push_back(ts_node_named_child(args, i));
   // cudaMemset(x.data_ptr<float>(), ...): the call writes the storage of a tensor parameter.
   if (writes_first_argument(c.resolved) && !arg_nodes.empty() && current() >= 0) {
     const auto& params = facts_.functions[current()].params;
@@ -144,6 +152,13 @@ bool TsCollector::call(TSNode n, const Guard& g) {
       }
     }
     if (auto dt = dtype_in(at); dt && c.resolved == "at::Tensor::to") add_cast(*dt, "method", n);
+  }
+  // An ATen operator looked up by its schema name is a call of that operator.
+  if (std::string op = dispatcher_operator(c.resolved, c.string_args); !op.empty()) {
+    c.resolved = op;
+    c.method = std::string(last_component(op));
+    c.receiver = ReceiverKind::Module;
+    c.keywords.push_back("@dispatcher");
   }
   if (auto dt = conversion_function_dtype(c.resolved)) {
     // __float2half(0.0f): a constant in the target type, not a conversion of computed values.

@@ -41,6 +41,7 @@ void TsCollector::run() {
     macros_[d.substr(0, eq)] = m;
   }
   collect_preamble(root, 0);
+  collect_asm_labels();
   walk(root, Guard{}, 0);
   for (auto& [li, name] : pending_kernels_) {
     for (size_t i = first_function_; i < facts_.functions.size(); ++i)
@@ -73,6 +74,9 @@ void TsCollector::collect_preamble(TSNode n, int depth) {
       if (!ts_node_eq(c, field(n, "name"))) target = squeeze(str(c));
     }
     namespace_alias_[name] = target;
+  } else if (t == "function_definition") {
+    TSNode name = function_name_node(field(n, "declarator"));
+    if (!ts_node_is_null(name)) defined_functions_.insert(std::string(last_component(squeeze(str(name)))));
   } else if (t == "using_declaration") {
     std::string s = squeeze(str(n));  // "usingnamespaceat;" or "usingat::matmul;"
     if (s.rfind("usingnamespace", 0) == 0) {
@@ -497,6 +501,20 @@ bool TsCollector::writes_in(TSNode n, const std::vector<std::string>& pointers, 
   return false;
 }
 
+namespace {
+// `float* make(int n);` declares a function; `at::Tensor (*g)(const at::Tensor&) = nullptr;` a variable.
+bool is_function_declaration(TSNode d) {
+  for (int depth = 0; depth < 16 && !ts_node_is_null(d); ++depth) {
+    if (is(d, "function_declarator")) return !is(field(d, "declarator"), "parenthesized_declarator");
+    if (is(d, "identifier")) return false;
+    TSNode next = field(d, "declarator");
+    if (ts_node_is_null(next) && ts_node_named_child_count(d) > 0) next = ts_node_named_child(d, 0);
+    d = next;
+  }
+  return false;
+}
+}  // namespace
+
 void TsCollector::declaration(TSNode n) {
   std::string type = str(field(n, "type"));
   bool is_static = str(n).find("static") != std::string::npos && str(n).find("static") < type.size() + 16;
@@ -509,6 +527,13 @@ void TsCollector::declaration(TSNode n) {
     std::string var = str(name);
     if (var.empty()) continue;
     var_types_[var] = type;
+    if (current() < 0 && !is_function_declaration(d)) {
+      const std::string init = is(d, "init_declarator") ? squeeze(str(field(d, "value"))) : std::string{};
+      if (init.empty() || init == "nullptr" || init == "NULL" || init == "0" || init == "{}" || init == "{nullptr}")
+        empty_globals_.insert(var);
+      else
+        empty_globals_.erase(var);
+    }
     if (is(d, "init_declarator")) {
       TSNode value = field(d, "value");
       note_origin(var, value);

@@ -134,6 +134,55 @@ TEST(CudaFallback, TreeSitterReadsHostGlueAsClangDoes) {
 #endif
 }
 
+// What the Clang engine reads through types, the tree-sitter engine reads from syntax where it can: an
+// asm label, a dispatcher schema, `using namespace at` (directly and in a macro), a callable global that
+// starts empty. Near misses stay apart: integers under `using namespace at`, a method of an object held
+// in an empty global, a declared function that returns a pointer.
+TEST(CudaFallback, TreeSitterReadsIndirectLibraryCalls) {
+  const std::string src = R"(#include <torch/extension.h>
+using namespace at;
+#define COMBINE(l, r) matmul(l, r)
+Tensor hidden(const Tensor& a, const Tensor& b) __asm__("_ZN2at6matmulERKNS_6TensorES2_");
+using Gemm = Tensor (*)(const Tensor&, const Tensor&);
+static Gemm g_gemm = nullptr;
+struct Runner { void run(); };
+static Runner* g_runner = nullptr;
+float* scratch(int64_t n);
+Tensor fwd(Tensor a, Tensor b) {
+  auto c = hidden(a, b);
+  static auto op = c10::Dispatcher::singleton().findSchemaOrThrow("aten::bmm", "");
+  auto d = COMBINE(c, b);
+  auto e = g_gemm(d, a);
+  int64_t widest = max(a.size(0), b.size(0));
+  g_runner->run();
+  float* s = scratch(widest);
+  (void)s;
+  return e;
+}
+)";
+  CudaOptions options;
+  options.force_tree_sitter = true;
+  auto r = extract_raw(src, options);
+  for (const auto& [name, line] : std::vector<std::pair<std::string, std::string>>{
+           {"at::matmul", "c = hidden"}, {"at::bmm", "static auto op"}, {"at::matmul", "d = COMBINE"}}) {
+    const Call* c = find_call(r.facts, name, line_of(src, line));
+    ASSERT_NE(c, nullptr) << name << " at " << line;
+    EXPECT_FALSE(c->unresolved_dynamic) << name;
+  }
+  const Call* through = find_call(r.facts, "g_gemm", line_of(src, "e = g_gemm"));
+  ASSERT_NE(through, nullptr);
+  bool unresolved = false;
+  for (const auto& c : r.facts.calls)
+    if (c.span.line == line_of(src, "e = g_gemm") && c.unresolved_dynamic) unresolved = true;
+  EXPECT_TRUE(unresolved);
+  for (const auto& c : r.facts.calls) {
+    EXPECT_NE(c.resolved, "at::max") << "integers under using namespace at";
+    if (c.span.line == line_of(src, "g_runner->run") || c.span.line == line_of(src, "= scratch(")) {
+      EXPECT_FALSE(c.unresolved_dynamic) << c.resolved;
+    }
+  }
+}
+
 #ifdef KGATE_HAVE_CLANG
 TEST(CudaFallback, ClangCannotParse) {
   ASSERT_TRUE(clang_available());
