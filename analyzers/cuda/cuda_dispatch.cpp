@@ -2,6 +2,7 @@
 // cross-language launch proof (link), built with either engine.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -167,6 +168,12 @@ int extension_target(const FactSet& f, const CallGraph& graph, const Launch& lau
   if (dot == std::string::npos) return -1;
   std::string ext = launch.kernel.substr(0, dot);
   std::string fn = launch.kernel.substr(dot + 1);
+  if (ext.rfind("torch.ops.", 0) == 0) {  // an op registered in a TORCH_LIBRARY block
+    for (int i = 0; i < static_cast<int>(f.functions.size()); ++i)
+      if (is_cpp(f.modules[f.functions[i].module].language) && has_decorator(f.functions[i], "export:" + launch.kernel))
+        return i;
+    return -1;
+  }
   for (int e = 0; e < static_cast<int>(f.extensions.size()); ++e) {
     const auto& x = f.extensions[e];
     if (x.name != ext && x.binding != ext) continue;
@@ -213,6 +220,45 @@ void note_param_sources(FactSet& facts, const CallGraph& graph) {
 
 }  // namespace
 
+// The namespace of a TORCH_LIBRARY block from the function its macro defines (the shims' spelling):
+// "TORCH_LIBRARY_init_my_ops" -> "my_ops", "TORCH_LIBRARY_IMPL_init_my_ops_CUDA" -> "my_ops"
+// (dispatch keys have no underscore); "" for other functions.
+static std::string library_namespace(const std::string& function) {
+  for (std::string_view prefix : {"TORCH_LIBRARY_init_", "TORCH_LIBRARY_FRAGMENT_init_"})
+    if (function.rfind(prefix, 0) == 0) return function.substr(prefix.size());
+  constexpr std::string_view kImpl = "TORCH_LIBRARY_IMPL_init_";
+  if (function.rfind(kImpl, 0) != 0) return {};
+  const std::string rest = function.substr(kImpl.size());
+  const auto key = rest.rfind('_');
+  return key == std::string::npos ? std::string{} : rest.substr(0, key);
+}
+
+// Python calls of torch.ops.<ns>.<op> where the submission's C++ registers that op: calls of the
+// registered function, like `ext.fn(...)` (extension launches, linked by extension_target).
+static void link_registered_ops(FactSet& facts) {
+  std::set<std::string> registered;
+  for (const auto& fn : facts.functions)
+    for (const auto& d : fn.decorators)
+      if (d.rfind("export:torch.ops.", 0) == 0) registered.insert(d.substr(7));
+  if (registered.empty()) return;
+  std::vector<Launch> added;
+  for (const auto& c : facts.calls) {
+    if (c.module < 0 || c.module >= static_cast<int>(facts.modules.size()) ||
+        is_cpp(facts.modules[c.module].language) || !registered.count(c.resolved))
+      continue;
+    Launch l;
+    l.kind = LaunchKind::Extension;
+    l.kernel = c.resolved;
+    l.function = c.function;
+    l.module = c.module;
+    l.reachable = c.reachable;
+    l.guard = c.guard;
+    l.span = c.span;
+    added.push_back(std::move(l));
+  }
+  facts.launches.insert(facts.launches.end(), added.begin(), added.end());
+}
+
 // m.def("name", &fn) / TORCH_LIBRARY m.impl("name", fn): the collector leaves the bound function in
 // the call's keywords as "@bind:<qualname>"; the binding becomes an "export:<name>" decorator on
 // every function of that name in the same extension (the definition may sit in another string).
@@ -223,18 +269,24 @@ static void apply_bindings(FactSet& facts) {
     for (const auto& k : c.keywords) {
       if (k.rfind("@bind:", 0) != 0) continue;
       std::string target = k.substr(6);
-      std::string exported = "export:" + c.string_args.front();
+      std::string op = c.string_args.front();
       // TORCH_LIBRARY schemas ("fwd(Tensor x) -> Tensor") name the op before the parenthesis.
-      if (auto paren = exported.find('('); paren != std::string::npos) exported.resize(paren);
+      if (auto paren = op.find('('); paren != std::string::npos) op.resize(paren);
+      std::vector<std::string> exported = {"export:" + op};
+      // In a TORCH_LIBRARY block the op is also torch.ops.<ns>.<op> for Python.
+      if (std::string ns = library_namespace(facts.functions[c.function].name); !ns.empty())
+        exported.push_back("export:torch.ops." + ns + "." + op);
       for (auto& fn : facts.functions)
-        if (fn.qualname == target && group_of(facts, fn.module) == g && !has_decorator(fn, exported))
-          fn.decorators.push_back(exported);
+        if (fn.qualname == target && group_of(facts, fn.module) == g)
+          for (const auto& e : exported)
+            if (!has_decorator(fn, e)) fn.decorators.push_back(e);
     }
   }
 }
 
 void link(FactSet& facts) {
   apply_bindings(facts);
+  link_registered_ops(facts);
   CallGraph graph(facts);
   const size_t n = facts.functions.size();
   std::vector<char> reach(n, 0);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -525,16 +527,46 @@ void Extractor::mark_harness_imports() {
   }
 }
 
+void Extractor::rebound_attributes(TSNode n, const std::function<bool(TSNode)>& is_object,
+                                   std::vector<std::pair<std::string, TSNode>>& out, int depth) const {
+  if (ts_node_is_null(n) || depth > 200) return;
+  if (ts::is(n, "assignment") || ts::is(n, "augmented_assignment")) {
+    TSNode left = ts::field(n, "left");
+    if (ts::is(left, "attribute") && is_object(ts::field(left, "object")))
+      out.emplace_back(std::string(ts::text(ts::field(left, "attribute"), src_)), n);
+  }
+  if (ts::is(n, "call")) {
+    TSNode fn = ts::field(n, "function");
+    TSNode args = ts::field(n, "arguments");
+    if (ts::is(fn, "identifier") && ts::text(fn, src_) == "setattr" && ts::named_count(args) >= 2 &&
+        is_object(ts::named_child(args, 0))) {
+      const auto name = folder_.fold_string(ts::named_child(args, 1));
+      out.emplace_back(name ? name->text : std::string("*"), n);
+    }
+  }
+  for (uint32_t i = 0; i < ts::named_count(n); ++i)
+    rebound_attributes(ts::named_child(n, i), is_object, out, depth + 1);
+}
+
 void Extractor::note_entry_class_wrappers() {
   if (model_class_ < 0) return;
   const ClassInfo& entry = classes_[model_class_];
-  const auto record = [&](TSNode at, const std::string& resolved, const std::string& why) {
+  // A method of the entry class, or one the harness or Python calls on it: rebinding it outside the
+  // class body (`ModelNew.forward = f`, a decorator's `cls.forward = f`, setattr) replaces the code judged.
+  const auto replaces_method = [&](const std::string& attr) {
+    static const std::set<std::string> kCalled = {"forward",     "__call__",         "__new__",   "__init__",
+                                                  "__getattr__", "__getattribute__", "_call_impl"};
+    return attr == "*" || kCalled.count(attr) > 0 ||
+           class_member(model_class_, attr, 1, ReceiverKind::Value).k == Value::K::Function;
+  };
+  const auto record = [&](TSNode at, const std::string& resolved, const std::string& why,
+                          const char* kind = "@replaces-entry") {
     Call c;
     c.callee = std::string(ts::text(at, src_));
     c.resolved = resolved;
     c.method = last_component(resolved);
     c.local_target = true;
-    c.keywords = {"@replaces-entry", why};
+    c.keywords = {kind, why};
     c.span = ts::span(at);
     call_start_.push_back(ts_node_start_byte(at));
     facts_.calls.push_back(std::move(c));
@@ -549,7 +581,41 @@ void Extractor::note_entry_class_wrappers() {
     if (returns == return_exprs_.end()) identity = false;
     for (const Binding& r : returns == return_exprs_.end() ? std::vector<Binding>{} : returns->second)
       identity = identity && ts::is(r.expr, "identifier") && ts::text(r.expr, src_) == fn.params.front();
-    if (!identity) record(d, fn.qualname, "@class-decorator");
+    if (!identity) {
+      record(d, fn.qualname, "@class-decorator");
+      continue;
+    }
+    // A decorator that hands the class back after rebinding its methods.
+    std::vector<std::pair<std::string, TSNode>> rebound;
+    const std::string param = fn.params.front();
+    rebound_attributes(
+        function_nodes_[v.index], [&](TSNode o) { return ts::is(o, "identifier") && ts::text(o, src_) == param; },
+        rebound, 0);
+    for (const auto& [attr, at] : rebound)
+      if (replaces_method(attr)) {
+        record(d, fn.qualname + " (" + param + "." + attr + ")", "@class-decorator", "@rebinds-entry");
+        break;
+      }
+  }
+  // The entry class's methods rebound anywhere in the file (`ModelNew.forward = fast`).
+  {
+    std::vector<std::pair<std::string, TSNode>> rebound;
+    rebound_attributes(
+        root_, [&](TSNode o) { return ts::is(o, "identifier") && ts::text(o, src_) == entry.name; }, rebound, 0);
+    for (const auto& [attr, at] : rebound)
+      if (replaces_method(attr)) record(at, entry.name + "." + attr, "@module-level", "@rebinds-entry");
+  }
+  // `__new__` that returns something other than a fresh instance of the class
+  // (`return super().__new__(cls)` and `object.__new__(cls)` are the instance).
+  const Value created = class_member(model_class_, "__new__", 1, ReceiverKind::Value);
+  if (created.k == Value::K::Function) {
+    auto returns = return_exprs_.find(created.index);
+    bool instance = returns != return_exprs_.end() && !returns->second.empty();
+    for (const Binding& r : returns == return_exprs_.end() ? std::vector<Binding>{} : returns->second) {
+      TSNode callee = ts::is(r.expr, "call") ? ts::field(r.expr, "function") : TSNode{};
+      instance = instance && ts::is(callee, "attribute") && ts::text(ts::field(callee, "attribute"), src_) == "__new__";
+    }
+    if (!instance) record(function_nodes_[created.index], facts_.functions[created.index].qualname, "@new");
   }
   // A metaclass of this file whose __call__ decides what `ModelNew(...)` returns.
   if (!ts_node_is_null(entry.metaclass)) {

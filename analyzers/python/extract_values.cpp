@@ -716,23 +716,61 @@ int Extractor::custom_op_function(const std::string& path) {
     static const std::unordered_set<std::string> kRegistrars = {
         "torch.library.custom_op", "torch.library.register_kernel",   "torch.library.impl",
         "torch.library.triton_op", "torch._library.triton.triton_op", "torch._library.custom_ops.custom_op"};
+    note_library_impls(root_, 0);
     for (size_t fi = 0; fi < decorator_nodes_.size(); ++fi)
       for (TSNode d : decorator_nodes_[fi]) {
         if (!ts::is(d, "call")) continue;
         const Value registrar =
             eval(ts::field(d, "function"), function_scope_[fi] >= 0 ? scopes_[function_scope_[fi]].parent : 0, 1);
         if (registrar.k != Value::K::Path || !kRegistrars.count(registrar.path)) continue;
-        auto name = fold_in(positional_arg(ts::field(d, "arguments"), 0), 0);
-        if (!name) continue;
-        const size_t sep = name->text.find("::");
+        TSNode first = positional_arg(ts::field(d, "arguments"), 0);
+        std::string qualified;
+        if (auto lib = libraries_.find(std::string(ts::text(first, src_))); lib != libraries_.end()) {
+          // `@torch.library.impl(lib, "op", "CUDA")`: the op of the library object's namespace.
+          if (auto op = fold_in(positional_arg(ts::field(d, "arguments"), 1), 0))
+            qualified = lib->second + "::" + op->text;
+        } else if (auto name = fold_in(first, 0)) {
+          qualified = name->text;
+        }
+        const size_t sep = qualified.find("::");
         if (sep == std::string::npos) continue;
-        std::string op = name->text.substr(sep + 2);
+        std::string op = qualified.substr(sep + 2);
         if (const size_t dot = op.find('.'); dot != std::string::npos) op = op.substr(0, dot);  // "op.overload"
-        (*custom_ops_)["torch.ops." + name->text.substr(0, sep) + "." + op] = static_cast<int>(fi);
+        (*custom_ops_)["torch.ops." + qualified.substr(0, sep) + "." + op] = static_cast<int>(fi);
       }
   }
   auto it = custom_ops_->find(path);
   return it == custom_ops_->end() ? -1 : it->second;
+}
+
+// The object form: `lib = torch.library.Library("ns", "DEF")` then `lib.impl("op", fn, "CUDA")` (the
+// decorator `@torch.library.impl(lib, "op", ...)` is read with the other registrars).
+void Extractor::note_library_impls(TSNode n, int depth) {
+  if (ts_node_is_null(n) || depth > 400) return;
+  if (ts::is(n, "assignment")) {
+    TSNode left = ts::field(n, "left");
+    TSNode right = ts::field(n, "right");
+    if (ts::is(left, "identifier") && ts::is(right, "call")) {
+      const Value made = eval(ts::field(right, "function"), 0, 1);
+      if (made.k == Value::K::Path && made.path == "torch.library.Library")
+        if (auto ns = fold_in(positional_arg(ts::field(right, "arguments"), 0), 0))
+          libraries_[std::string(ts::text(left, src_))] = ns->text;
+    }
+  }
+  if (ts::is(n, "call")) {
+    TSNode fn = ts::field(n, "function");
+    TSNode args = ts::field(n, "arguments");
+    const bool impl = ts::is(fn, "attribute") && ts::text(ts::field(fn, "attribute"), src_) == "impl";
+    auto lib = impl ? libraries_.find(std::string(ts::text(ts::field(fn, "object"), src_))) : libraries_.end();
+    if (lib != libraries_.end())
+      if (auto op = fold_in(positional_arg(args, 0), 0)) {
+        const Value v = eval(positional_arg(args, 1), 0, 1);
+        std::string name = op->text;
+        if (const size_t dot = name.find('.'); dot != std::string::npos) name = name.substr(0, dot);  // "op.overload"
+        if (v.k == Value::K::Function) (*custom_ops_)["torch.ops." + lib->second + "." + name] = v.index;
+      }
+  }
+  for (uint32_t i = 0; i < ts::named_count(n); ++i) note_library_impls(ts::named_child(n, i), depth + 1);
 }
 
 }  // namespace kgate::python::detail

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -280,9 +281,14 @@ class Extractor {
   // torch.ops.<ns>.<op> of an op this file registers (torch.library.custom_op, register_kernel,
   // impl): the function that implements it, or -1.
   int custom_op_function(const std::string& path);
+  void note_library_impls(TSNode n, int depth);
   // A class decorator or metaclass of the entry class that replaces what the harness builds: a call
   // fact with keyword "@replaces-entry" (rule entry-class-replaced).
   void note_entry_class_wrappers();
+  // Attributes a subtree rebinds on an object (`obj.attr = v`, `setattr(obj, "attr", v)`; "*" when the
+  // name is computed), with the statement that does it; `is_object` says which expressions are the object.
+  void rebound_attributes(TSNode n, const std::function<bool(TSNode)>& is_object,
+                          std::vector<std::pair<std::string, TSNode>>& out, int depth) const;
   Value returned_kernel(int fi, int depth);
   Value find_returned_kernel(const std::vector<Binding>& returns, int depth);
   bool is_kernel_factory(int fi) const;
@@ -471,7 +477,8 @@ class Extractor {
   std::unordered_map<int, std::vector<Binding>> return_exprs_;              // function -> returned expressions
   std::unordered_map<std::string, Value> kernel_elements_;                  // memo of kernel_element
   std::unordered_map<int, Value> returned_kernels_;                         // memo of returned_kernel
-  std::optional<std::unordered_map<std::string, int>> custom_ops_;          // "torch.ops.ns.op" -> function
+  std::unordered_map<std::string, std::string> libraries_;  // `lib = torch.library.Library("ns", ...)`: lib -> ns
+  std::optional<std::unordered_map<std::string, int>> custom_ops_;  // "torch.ops.ns.op" -> function
   ConstFolder folder_;
 
   std::vector<Scope> scopes_;

@@ -31,13 +31,43 @@ class Building(type(nn.Module)):
         return nn.ReLU()
 
 
+def _reference_forward(self, x):
+    return torch.relu(x)
+
+
+def tagged(cls):
+    cls.op_name = "copy"
+    return cls
+
+
+def swap_forward(cls):
+    cls.forward = _reference_forward
+    return cls
+
+
 # ok: entry-class-replaced
 @register
 # ruleid: entry-class-replaced
 @with_reference
+# ok: entry-class-replaced
+@tagged
+# ruleid: entry-class-replaced
+@swap_forward
 # ruleid: entry-class-replaced
 class ModelNew(nn.Module, metaclass=Building):
+    # ok: entry-class-replaced
+    def __new__(cls, *args, **kwargs):
+        return super().__new__(cls)
+
     def forward(self, x):
         y = torch.empty_like(x)
         _copy[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
         return y
+
+
+# ok: entry-class-replaced
+ModelNew.version = 2
+# ruleid: entry-class-replaced
+ModelNew.forward = _reference_forward
+# ruleid: entry-class-replaced
+setattr(ModelNew, "forward", _reference_forward)

@@ -153,6 +153,13 @@ bool TsCollector::call(TSNode n, const Guard& g) {
     }
     if (auto dt = dtype_in(at); dt && c.resolved == "at::Tensor::to") add_cast(*dt, "method", n);
   }
+  // Python bindings: m.def("name", &fn) / TORCH_LIBRARY m.impl("name", fn) export `fn` as `name`.
+  if ((c.method == "def" || c.method == "impl") && arg_nodes.size() >= 2 && is(arg_nodes[0], "string_literal")) {
+    TSNode target = arg_nodes[1];
+    if (is(target, "pointer_expression")) target = field(target, "argument");
+    if (is(target, "identifier") || is(target, "qualified_identifier"))
+      c.keywords.push_back("@bind:" + canonical(str(target)));
+  }
   // An ATen operator looked up by its schema name is a call of that operator.
   if (std::string op = dispatcher_operator(c.resolved, c.string_args); !op.empty()) {
     c.resolved = op;

@@ -284,6 +284,15 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   }
   Function f;
   f.qualname = canonical(str(name_node));
+  // `TORCH_LIBRARY_IMPL(ns, CUDA, m) { ... }` reads as a function of that name: spell it as the macro
+  // defines it ("TORCH_LIBRARY_IMPL_init_ns_CUDA", as the Clang engine sees it through the shims).
+  if (f.qualname == "TORCH_LIBRARY" || f.qualname == "TORCH_LIBRARY_FRAGMENT" || f.qualname == "TORCH_LIBRARY_IMPL") {
+    TSNode params = field(function_declarator(decl), "parameters");
+    std::string spelled = f.qualname + "_init";
+    for (uint32_t i = 0; i + 1 < ts_node_named_child_count(params); ++i)
+      spelled += "_" + squeeze(str(ts_node_named_child(params, i)));
+    f.qualname = spelled;
+  }
   f.name = std::string(last_component(f.qualname));
   std::string head(text_.substr(ts_node_start_byte(n), ts_node_start_byte(body) - ts_node_start_byte(n)));
   // The qualifier may sit on the line above (`template <...> __global__`), inside a macro, or
