@@ -313,6 +313,7 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
         derived_task = with_generalization_shapes(given_task, helper, reference, report, cache_dir);
         task_ptr = &*derived_task;
       } catch (const py::error_already_set& e) {
+        if (out_of_memory(embed::error_text(e))) throw;  // the harness's limit, below
         return Error{"deriving shape sets from the reference " + given_task.reference.string() + ": " +
                      embed::error_text(e)};
       }
@@ -379,11 +380,20 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
         gpu_lock.emplace(options.device);
         clock.lap("waiting for the GPU");
       }
-      if (Status s = judge.run_cases(helper, reference); !s) return Error{s.message()};
+      // The reference's get_inputs or set-up running out of GPU memory is the harness's limit (other
+      // runs hold the memory), never a task error: out-of-memory, then the run again with the GPU alone.
+      const auto fail = [&](const Status& s) -> std::optional<Error> {
+        if (!out_of_memory(s.message())) return Error{s.message()};
+        report.cases.push_back(judge_out_of_memory(s.message()));
+        return std::nullopt;
+      };
+      if (Status s = judge.run_cases(helper, reference); !s)
+        if (auto error = fail(s)) return *error;
       clock.lap("cases");
       if (std::all_of(report.cases.begin(), report.cases.end(),
                       [](const CaseResult& c) { return c.verdict == Verdict::pass; })) {
-        if (Status t = judge.run_timing(helper, reference); !t) return Error{t.message()};
+        if (Status t = judge.run_timing(helper, reference); !t)
+          if (auto error = fail(t)) return *error;
         if (options.device != "cpu" && options.timed_calls > 0) clock.lap("timing");
       }
     }
