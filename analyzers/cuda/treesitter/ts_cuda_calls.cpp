@@ -261,10 +261,17 @@ bool TsCollector::one_element(TSNode e) const {
 bool TsCollector::one_element_result(const std::string& r, const std::vector<TSNode>& args) const {
   if (r == "at::zeros" || r == "at::ones" || r == "at::empty" || r == "at::full") {
     if (args.empty()) return false;
-    const std::string sizes = squeeze(str(args.front()));
+    // `{}` (0-d), `1`, `{1}`, `{1, 1}`: one element (every size is the literal 1; `{11}` is not).
+    std::string sizes = squeeze(str(args.front()));
+    if (sizes == "{}") return true;
+    if (sizes.size() >= 2 && sizes.front() == '{' && sizes.back() == '}') sizes = sizes.substr(1, sizes.size() - 2);
     if (sizes.empty()) return false;
-    // `1`, `{1}`, `{1, 1}`: one element.
-    return std::all_of(sizes.begin(), sizes.end(), [](char c) { return c == '1' || c == '{' || c == '}' || c == ','; });
+    for (size_t start = 0; start <= sizes.size();) {
+      const size_t comma = std::min(sizes.find(',', start), sizes.size());
+      if (sizes.substr(start, comma - start) != "1") return false;
+      start = comma + 1;
+    }
+    return true;
   }
   static const std::set<std::string> kReductions = {"at::Tensor::sum",  "at::Tensor::mean", "at::Tensor::max",
                                                     "at::Tensor::min",  "at::Tensor::amax", "at::Tensor::amin",

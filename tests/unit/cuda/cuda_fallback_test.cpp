@@ -11,6 +11,12 @@ using testing::extract_raw;
 using testing::find_call;
 using testing::line_of;
 
+CudaOptions tree_sitter_only() {
+  CudaOptions options;
+  options.force_tree_sitter = true;
+  return options;
+}
+
 const char* kKernelFile = R"(#include <torch/extension.h>
 #define JOIN(a, b) cudaStream##a##b
 namespace T = torch;
@@ -47,9 +53,7 @@ void expect_core_facts(const FactSet& f, const std::string& src) {
 }
 
 TEST(CudaFallback, RequestedTreeSitterEngine) {
-  CudaOptions options;
-  options.force_tree_sitter = true;
-  auto r = extract_raw(kKernelFile, options);
+  auto r = extract_raw(kKernelFile, tree_sitter_only());
   expect_core_facts(r.facts, kKernelFile);
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].rule, "engine-fallback");
@@ -74,9 +78,7 @@ torch::Tensor fwd(torch::Tensor a, cublasHandle_t cublas_handle) {
   return e;
 }
 )";
-  CudaOptions options;
-  options.force_tree_sitter = true;
-  auto r = extract_raw(src, options);
+  auto r = extract_raw(src, tree_sitter_only());
   for (const auto& [name, line] : std::vector<std::pair<std::string, std::string>>{
            {"at::matmul", "b = kOps"}, {"at::gelu", "c = g_act"}, {"at::mm", "d = apply"}, {"at::bmm", "e = apply"}}) {
     const Call* c = find_call(r.facts, name, line_of(src, line));
@@ -98,6 +100,8 @@ torch::Tensor fwd(torch::Tensor x, c10::optional<torch::Tensor> bias) {
   auto scaled = x / inv;
   auto out = torch::empty(out_sizes, torch::dtype(torch::kFloat32).device(x.device()));
   out += scaled;
+  auto eleven = torch::zeros({11}, x.options()).sqrt();
+  auto zero_d = torch::zeros({}, x.options()).sqrt();
   return out;
 }
 )";
@@ -117,15 +121,18 @@ void expect_glue_facts(const FactSet& f, const std::string& engine) {
   EXPECT_TRUE(reciprocal->scalar_operands) << engine;
   EXPECT_FALSE(divide->scalar_operands) << engine;
   EXPECT_FALSE(accumulate->scalar_operands) << engine;
+  const Call* eleven = find_call(f, "at::Tensor::sqrt", line_of(kGlueFile, "eleven ="));
+  const Call* zero_d = find_call(f, "at::Tensor::sqrt", line_of(kGlueFile, "zero_d ="));
+  ASSERT_TRUE(eleven && zero_d) << engine;
+  EXPECT_FALSE(eleven->scalar_operands) << engine;
+  EXPECT_TRUE(zero_d->scalar_operands) << engine;
   // `out += scaled` writes `out` and keeps its origin: the return is not an unwritten torch::empty.
   ASSERT_EQ(f.returns.size(), 1u) << engine;
   EXPECT_TRUE(f.returns[0].written) << engine;
 }
 
 TEST(CudaFallback, TreeSitterReadsHostGlueAsClangDoes) {
-  CudaOptions options;
-  options.force_tree_sitter = true;
-  expect_glue_facts(extract_raw(kGlueFile, options).facts, "tree-sitter");
+  expect_glue_facts(extract_raw(kGlueFile, tree_sitter_only()).facts, "tree-sitter");
 #ifdef KGATE_HAVE_CLANG
   ASSERT_TRUE(clang_available());
   auto r = extract_raw(kGlueFile);
@@ -160,9 +167,7 @@ Tensor fwd(Tensor a, Tensor b) {
   return e;
 }
 )";
-  CudaOptions options;
-  options.force_tree_sitter = true;
-  auto r = extract_raw(src, options);
+  auto r = extract_raw(src, tree_sitter_only());
   for (const auto& [name, line] : std::vector<std::pair<std::string, std::string>>{
            {"at::matmul", "c = hidden"}, {"at::bmm", "static auto op"}, {"at::matmul", "d = COMBINE"}}) {
     const Call* c = find_call(r.facts, name, line_of(src, line));
