@@ -39,6 +39,13 @@ inline bool is_ident(std::string_view s) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; });
 }
 
+// A node's named children (a call's arguments).
+inline std::vector<TSNode> named_children(TSNode n) {
+  std::vector<TSNode> out;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) out.push_back(ts_node_named_child(n, i));
+  return out;
+}
+
 // Names that the cuBLAS headers define as macros of their _v2 entry points.
 inline std::string cublas_v2(const std::string& n) {
   static const std::set<std::string> v2 = {"cublasCreate",    "cublasDestroy",        "cublasSetStream",

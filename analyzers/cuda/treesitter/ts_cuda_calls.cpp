@@ -100,8 +100,7 @@ bool TsCollector::call(TSNode n, const Guard& g) {
     }
   }
   if (c.resolved.empty()) c.resolved = resolve(fn);
-  std::vector<TSNode> arg_nodes;
-  for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) arg_nodes.push_back(ts_node_named_child(args, i));
+  const std::vector<TSNode> arg_nodes = named_children(args);
   if (is(fn, "identifier")) {
     if (auto inner = macro_callee(str(fn))) {
       c.resolved = canonical(*inner);
@@ -247,9 +246,7 @@ bool TsCollector::one_element(TSNode e) const {
   }
   if (is(e, "call_expression")) {
     TSNode fn = field(e, "function");
-    TSNode args = field(e, "arguments");
-    std::vector<TSNode> arg_nodes;
-    for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) arg_nodes.push_back(ts_node_named_child(args, i));
+    const std::vector<TSNode> arg_nodes = named_children(field(e, "arguments"));
     const std::string r = resolve(fn);
     if (r == "at::Tensor::item" || r == "at::scalar_tensor") return true;
     if (one_element_result(r, arg_nodes)) return true;
