@@ -250,7 +250,10 @@ struct ClassDef {
 
 struct Cast {
   std::string to_dtype;  // resolved: "torch.float16", "tl.bfloat16", "__float2half"
-  std::string via;       // "method", "keyword", "function", "flag", "input_precision", "type"
+  // "method", "keyword", "function", "type", "flag", "flag-off", "input_precision", "dot-default"
+  // (Triton's TF32 default), "wmma-accumulator", "wmma-operand", "mma-atom-accumulator",
+  // "mma-atom-operand", "ptx-mma", "ptx-cvt"
+  std::string via;
   int function = -1;
   int module = 0;
   bool reachable = false;

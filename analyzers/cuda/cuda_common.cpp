@@ -3,6 +3,7 @@
 
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cstdlib>
@@ -84,6 +85,55 @@ std::optional<std::string> low_precision_dtype(std::string_view n) {
     return "torch.float8_e5m2";
   if (n == "tf32" || n == "tfloat32_t") return "tf32";
   return std::nullopt;
+}
+
+std::optional<TensorCorePrecision> wmma_fragment_precision(std::string_view use, std::string_view element) {
+  use = last_component(use);
+  if (use != "accumulator" && use != "matrix_a" && use != "matrix_b") return std::nullopt;
+  auto dt = low_precision_dtype(element);
+  if (!dt) return std::nullopt;
+  return TensorCorePrecision{*dt, use == "accumulator" ? "wmma-accumulator" : "wmma-operand"};
+}
+
+std::vector<TensorCorePrecision> mma_atom_precision(std::string_view name) {
+  // SM<arch>_<M>x<N>x<K>_<types>[_<layout>]: the types are D, A, B (and C) run together.
+  size_t i = 0;
+  auto digits = [&] {
+    const size_t start = i;
+    while (i < name.size() && name[i] >= '0' && name[i] <= '9') ++i;
+    return i > start;
+  };
+  auto punct = [&](char c) {
+    if (i >= name.size() || name[i] != c) return false;
+    ++i;
+    return true;
+  };
+  if (name.substr(0, 2) != "SM") return {};
+  i = 2;
+  if (!digits() || !punct('_') || !digits() || !punct('x') || !digits() || !punct('x') || !digits() || !punct('_'))
+    return {};
+  const size_t end = std::min(name.find('_', i), name.size());
+  // clang-format off
+  static constexpr std::pair<std::string_view, std::string_view> kTypes[] = {
+      {"TF32", "tf32"}, {"BF16", "torch.bfloat16"}, {"E4M3", "torch.float8_e4m3fn"}, {"E5M2", "torch.float8_e5m2"},
+      {"F64", ""}, {"F32", ""}, {"F16", "torch.float16"},
+      {"S32", ""}, {"S8", ""}, {"U8", ""}, {"S4", ""}, {"U4", ""}, {"B1", ""}};
+  // clang-format on
+  std::vector<std::string_view> types;
+  while (i < end) {
+    const auto* match = std::find_if(std::begin(kTypes), std::end(kTypes),
+                                     [&](const auto& t) { return name.substr(i, t.first.size()) == t.first; });
+    if (match == std::end(kTypes) || i + match->first.size() > end) return {};
+    types.push_back(match->second);
+    i += match->first.size();
+  }
+  if (types.size() < 3) return {};
+  std::vector<TensorCorePrecision> out;
+  if (!types[0].empty()) out.push_back({std::string(types[0]), "mma-atom-accumulator"});
+  for (size_t k = 1; k <= 2; ++k)
+    if (!types[k].empty() && (k == 1 || types[k] != types[1]))
+      out.push_back({std::string(types[k]), "mma-atom-operand"});
+  return out;
 }
 
 std::optional<std::string> conversion_method_dtype(std::string_view m) {

@@ -30,6 +30,18 @@ std::optional<std::string> low_precision_dtype(std::string_view name);
 // Tensor methods that convert precision by name: "half" -> torch.float16, "bfloat16" -> ...
 std::optional<std::string> conversion_method_dtype(std::string_view method);
 
+// The narrower dtypes that a tensor-core operation names in its types (docs/dtype-contract.md): a WMMA
+// fragment (`fragment<accumulator, 16, 16, 16, half>`: use "accumulator", element "half") and a CuTe
+// MMA atom (`SM80_16x8x16_F16F16F16F16_TN`: D, A, B and C types after the shape). `via` is
+// "wmma-accumulator", "wmma-operand", "mma-atom-accumulator" or "mma-atom-operand"; fp32 and wider,
+// and integer types (quantisation's), name nothing.
+struct TensorCorePrecision {
+  std::string dtype;
+  std::string via;
+};
+std::optional<TensorCorePrecision> wmma_fragment_precision(std::string_view use, std::string_view element);
+std::vector<TensorCorePrecision> mma_atom_precision(std::string_view name);
+
 // Runtime and driver APIs that write the memory their first argument points to (cudaMemset,
 // cudaMemcpy and their async, 2D and driver forms, HIP's twins).
 bool writes_first_argument(std::string_view resolved);

@@ -366,8 +366,18 @@ void link(FactSet& facts) {
     if (cpp_function(c.function)) c.reachable = reach[c.function] && !c.guard.dead();
   for (auto& l : facts.launches)
     if (l.kind != LaunchKind::Extension && cpp_function(l.function)) l.reachable = reach[l.function] && !l.guard.dead();
-  for (auto& c : facts.casts)
-    if (cpp_function(c.function)) c.reachable = reach[c.function];
+  // A conversion at namespace scope (`using Mma = MMA_Atom<SM80_..._F16F16F16F16_TN>;`) belongs to the
+  // code of its module: reached when any of that module's functions is.
+  std::vector<char> module_reached(facts.modules.size(), 0);
+  for (size_t i = 0; i < n; ++i)
+    if (cpp_function(static_cast<int>(i)) && reach[i]) module_reached[facts.functions[i].module] = 1;
+  for (auto& c : facts.casts) {
+    if (cpp_function(c.function))
+      c.reachable = reach[c.function];
+    else if (c.function < 0 && c.module >= 0 && c.module < static_cast<int>(facts.modules.size()) &&
+             is_cpp(facts.modules[c.module].language))
+      c.reachable = module_reached[c.module];
+  }
   for (auto& r : facts.returns)
     if (cpp_function(r.function)) r.reachable = reach[r.function];
   for (auto& w : facts.writes)

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -266,9 +267,13 @@ void record(const std::vector<PtxKernel>& kernels, int module, FactSet& facts) {
     const auto cast = [&](const std::string& ptx_type, const char* via) {
       const std::string dtype = torch_dtype(ptx_type);
       if (dtype.empty()) return;
-      // Only what the source reading did not see: a conversion it found already is no contradiction.
+      // Only what the source reading did not see: a conversion it found already is no contradiction. An
+      // mma's accumulator is seen only as one (a WMMA fragment's or CuTe atom's), not as an operand.
+      const bool accumulator = std::string_view(via) == "ptx-mma";
       for (const Cast& c : facts.casts)
-        if (c.function == index && c.to_dtype == dtype) return;
+        if (c.function == index && c.to_dtype == dtype &&
+            (!accumulator || c.via == "wmma-accumulator" || c.via == "mma-atom-accumulator"))
+          return;
       Cast c;
       c.to_dtype = dtype;
       c.via = via;

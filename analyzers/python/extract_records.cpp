@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzers/core/dtype_rank.h"
 #include "analyzers/treesitter/ts_node.h"
 
 namespace kgate::python::detail {
@@ -40,6 +41,28 @@ void Extractor::add_cast(const std::string& dtype, const char* via, TSNode node,
   c.span = ts::span(node);
   cast_guards_.push_back(guard);
   facts_.casts.push_back(c);
+}
+
+void Extractor::note_environment(TSNode args, int scope) {
+  auto key = fold_in(positional_arg(args, 0), scope);
+  if (!key || key->text != "TRITON_F32_DEFAULT") return;
+  if (auto v = fold_in(positional_arg(args, 1), scope)) triton_f32_default_ = v->text;
+}
+
+// A tl.dot that leaves input_precision to Triton's default rounds fp32 operands to TF32 (Triton's
+// default, unless TRITON_F32_DEFAULT says "ieee" or "tf32x3"). Not judged: a function that names the
+// precision on another tl.dot (it picks per dtype), and a module that converts below fp32 elsewhere
+// outside set-up code (the operands are then likely narrower, and that conversion is the finding).
+void Extractor::finish_dot_defaults() {
+  if (triton_f32_default_ == "ieee" || triton_f32_default_ == "tf32x3") return;
+  for (size_t i = 0; i < facts_.casts.size(); ++i) {
+    const Cast& c = facts_.casts[i];
+    if (c.to_dtype != "tf32" && contract_relation(c.to_dtype, "fp32") == "below" && !cast_guards_[i].script_main &&
+        !setup_function(c.function))
+      return;
+  }
+  for (const DotDefault& d : dot_defaults_)
+    if (!dot_precision_said_.count(fn_of(d.scope))) add_cast("tf32", "dot-default", d.node, d.scope, d.guard);
 }
 
 void Extractor::record_container_mutation(TSNode obj, int scope) {
@@ -95,6 +118,8 @@ void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bo
       } else {
         w.resolved = base + "[]";
       }
+      if (base == "os.environ" && key && key->text == "TRITON_F32_DEFAULT")
+        if (auto v = fold_in(right, scope)) triton_f32_default_ = v->text;
       w.root = module_path(ov) ? ReceiverKind::Module : root_kind(obj, scope);
       // out[...] = v fills a local buffer; self.cache[k] = v stocks a cache, which is not "written".
       if (w.root != ReceiverKind::Self && w.root != ReceiverKind::Module) note_written(scope, obj);

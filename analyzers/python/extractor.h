@@ -345,6 +345,8 @@ class Extractor {
   std::string root_name(TSNode expr) const;
   void note_written(int scope, TSNode expr);
   void add_cast(const std::string& dtype, const char* via, TSNode node, int scope, const Guard& guard);
+  void note_environment(TSNode args, int scope);  // os.environ.setdefault / os.putenv of TRITON_F32_DEFAULT
+  void finish_dot_defaults();
 
   // ===== Arithmetic operators as tensor ops (extract_arith.cpp) =====
 
@@ -493,6 +495,17 @@ class Extractor {
   std::unordered_set<std::string> mutated_names_;  // containers filled in place somewhere in the file
   std::vector<uint32_t> call_start_, launch_start_;
   std::vector<Guard> name_guards_, cast_guards_, handler_guards_;
+  // tl.dot calls that leave input_precision to Triton's default, and the functions that name it on some
+  // tl.dot (a kernel that picks "ieee" for fp32 and the default for narrower dtypes); TRITON_F32_DEFAULT
+  // as the module sets it.
+  struct DotDefault {
+    TSNode node;
+    int scope;
+    Guard guard;
+  };
+  std::vector<DotDefault> dot_defaults_;
+  std::unordered_set<int> dot_precision_said_;
+  std::string triton_f32_default_;
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> handler_ranges_;
   std::vector<std::pair<std::string, int>> global_mutations_;
   // bindings_kind's assumptions while it runs, by binding set (its first binding and its size).

@@ -25,7 +25,8 @@ void Extractor::run(TSNode root) {
   walk(root, 0, none);
   finish_containers();  // every list fill and helper call is known now
   link_extension_calls_by_name();
-  finish_graphs();  // before reachability: a refreshed replay calls what its captures recorded
+  finish_graphs();        // before reachability: a refreshed replay calls what its captures recorded
+  finish_dot_defaults();  // before reachability: it adds casts
   compute_reachability();
   finish_graph_launches();
   finish_returns();

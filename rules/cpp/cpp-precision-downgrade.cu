@@ -5,14 +5,30 @@
 #include <cublas_v2.h>
 #include <mma.h>
 
-// A half-precision accumulator behind a macro: the source shows no conversion, the PTX witness reads
-// the accumulator type of the compiled mma instruction.
+// A half-precision accumulator behind a macro: Clang expands it and reads the fragment's type.
 #define ACC_T half
-// ruleid: cpp-precision-downgrade
 __global__ void gemm_tile(const __half* a, const __half* b, float* c) {
+  // WMMA fragments name the operand and accumulator types.
+  // ruleid: cpp-precision-downgrade
   nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> fa;
   nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::col_major> fb;
+  // ruleid: cpp-precision-downgrade
   nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, ACC_T> acc;
+  nvcuda::wmma::fill_fragment(acc, 0);
+  nvcuda::wmma::load_matrix_sync(fa, a, 16);
+  nvcuda::wmma::load_matrix_sync(fb, b, 16);
+  nvcuda::wmma::mma_sync(acc, fa, fb, acc);
+  nvcuda::wmma::store_matrix_sync((__half*)c, acc, 16, nvcuda::wmma::mem_row_major);
+}
+
+// A half-precision accumulator chosen by a template argument: the kernel's source names no accumulator
+// type, the PTX witness reads it from the compiled mma instruction of gemm_tile_as<half>.
+// ruleid: cpp-precision-downgrade
+template <class Acc> __global__ void gemm_tile_as(const __half* a, const __half* b, float* c) {
+  // ruleid: cpp-precision-downgrade
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> fa;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::col_major> fb;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, Acc> acc;
   nvcuda::wmma::fill_fragment(acc, 0);
   nvcuda::wmma::load_matrix_sync(fa, a, 16);
   nvcuda::wmma::load_matrix_sync(fb, b, 16);
@@ -23,9 +39,25 @@ __global__ void gemm_tile(const __half* a, const __half* b, float* c) {
 // The same tile with an fp32 accumulator.
 // ok: cpp-precision-downgrade
 __global__ void gemm_tile_fp32(const __half* a, const __half* b, float* c) {
+  // fp16 operands are below an fp32 contract; the fp32 accumulator is not.
+  // ruleid: cpp-precision-downgrade
   nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> fa;
   nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::col_major> fb;
+  // ok: cpp-precision-downgrade
   nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc;
+  nvcuda::wmma::fill_fragment(acc, 0.f);
+  nvcuda::wmma::load_matrix_sync(fa, a, 16);
+  nvcuda::wmma::load_matrix_sync(fb, b, 16);
+  nvcuda::wmma::mma_sync(acc, fa, fb, acc);
+  nvcuda::wmma::store_matrix_sync(c, acc, 16, nvcuda::wmma::mem_row_major);
+}
+
+// fp32 data as TF32 operands.
+__global__ void gemm_tile_tf32(const float* a, const float* b, float* c) {
+  // ruleid: cpp-precision-downgrade
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 8, nvcuda::wmma::precision::tf32, nvcuda::wmma::row_major> fa;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 8, nvcuda::wmma::precision::tf32, nvcuda::wmma::col_major> fb;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 8, float> acc;
   nvcuda::wmma::fill_fragment(acc, 0.f);
   nvcuda::wmma::load_matrix_sync(fa, a, 16);
   nvcuda::wmma::load_matrix_sync(fb, b, 16);
@@ -60,6 +92,8 @@ torch::Tensor entry(torch::Tensor x) {
   auto out = torch::empty_like(xf);
   k<<<1, 32>>>(x.data_ptr<float>(), (__half*)xh.data_ptr(), (__nv_bfloat16*)xb.data_ptr(), out.data_ptr<float>());
   gemm_tile<<<1, 32>>>((const __half*)xh.data_ptr(), (const __half*)xh.data_ptr(), out.data_ptr<float>());
+  gemm_tile_as<half><<<1, 32>>>((const __half*)xh.data_ptr(), (const __half*)xh.data_ptr(), out.data_ptr<float>());
+  gemm_tile_tf32<<<1, 32>>>(x.data_ptr<float>(), x.data_ptr<float>(), out.data_ptr<float>());
   gemm_tile_fp32<<<1, 32>>>((const __half*)xh.data_ptr(), (const __half*)xh.data_ptr(), out.data_ptr<float>());
   return out;
 }

@@ -42,3 +42,20 @@ torch::Tensor through_descriptor(torch::Tensor x) {
   // ok: cpp-returns-unwritten
   return out;
 }
+
+// Reassigned with a computed value: the allocation is no longer what is returned (the ATen call is
+// another rule's business).
+torch::Tensor reassigned(torch::Tensor x) {
+  auto out = torch::empty_like(x);
+  out = at::relu(x);
+  // ok: cpp-returns-unwritten
+  return out;
+}
+
+// Reassigned on one path only: the other returns the allocation unwritten.
+torch::Tensor reassigned_sometimes(torch::Tensor x, bool flag) {
+  auto out = torch::empty_like(x);
+  if (flag) out = at::relu(x);
+  // ruleid: cpp-returns-unwritten
+  return out;
+}

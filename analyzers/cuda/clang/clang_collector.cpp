@@ -27,6 +27,7 @@ bool Collector::TraverseDecl(Decl* d) {
 bool Collector::VisitVarDecl(VarDecl* vd) {
   if (isa<ParmVarDecl>(vd) || !in_main(vd->getLocation())) return true;
   if (vd->hasGlobalStorage() && !vd->getType().isConstQualified()) add_global(vd);
+  note_fragment_precision(vd);
   if (current_function() >= 0 && vd->hasLocalStorage()) {
     if (const Expr* init = vd->getInit()) {
       note_local_origin(vd, init);
@@ -361,12 +362,68 @@ void Collector::finish() {
   for (auto& [vd, gi] : global_index_)
     if (mutated_globals_.count(vd)) facts_.globals[gi].mutated_in_forward = true;
   recover_dropped_calls();
+  note_mma_atoms();
   for (const auto& [offset, name] : in_.includes) {
     Import im;
     im.module = name;
     im.span = mod_.host_span(*in_.host, offset, offset + 1);
     facts_.imports.push_back(std::move(im));
   }
+}
+
+void Collector::note_fragment_precision(const VarDecl* vd) {
+  QualType t = vd->getType();
+  while (const ArrayType* at = ctx_.getAsArrayType(t)) t = at->getElementType();
+  // A specialization, or as written when it depends on a template parameter (`fragment<accumulator, M, N, K, T>`).
+  ArrayRef<TemplateArgument> args;
+  if (const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(t->getAsCXXRecordDecl())) {
+    if (qualified_name(spec) != "nvcuda::wmma::fragment") return;
+    args = spec->getTemplateArgs().asArray();
+  } else if (const auto* tst = t->getAs<TemplateSpecializationType>()) {
+    const TemplateDecl* td = tst->getTemplateName().getAsTemplateDecl();
+    if (!td || qualified_name(td) != "nvcuda::wmma::fragment") return;
+    args = tst->template_arguments();
+  }
+  if (args.size() < 5 || args[0].getKind() != TemplateArgument::Type || args[4].getKind() != TemplateArgument::Type)
+    return;
+  if (auto p = wmma_fragment_precision(type_name(args[0].getAsType()), type_name(args[4].getAsType())))
+    add_tensor_core_cast(*p, current_function(), vd->getSourceRange());
+}
+
+void Collector::note_mma_atoms() {
+  const llvm::StringRef buffer = sm_.getBufferData(main_);
+  Lexer lexer(sm_.getLocForStartOfFile(main_), ctx_.getLangOpts(), buffer.begin(), buffer.begin(), buffer.end());
+  auto offset = [&](SourceLocation loc) { return sm_.getFileOffset(sm_.getExpansionLoc(loc)); };
+  Token tok;
+  for (lexer.LexFromRawLexer(tok); tok.isNot(tok::eof); lexer.LexFromRawLexer(tok)) {
+    if (!tok.is(tok::raw_identifier) || !tok.getRawIdentifier().starts_with("SM")) continue;
+    const auto precisions = mma_atom_precision(std::string_view(tok.getRawIdentifier()));
+    if (precisions.empty()) continue;
+    // The innermost function definition around the name; none at namespace scope (`using Mma = ...`).
+    const unsigned at = sm_.getFileOffset(tok.getLocation());
+    int function = -1;
+    unsigned width = ~0u;
+    for (const auto& [fd, idx] : definitions_) {
+      if (!in_main(fd->getBeginLoc())) continue;
+      const unsigned b = offset(fd->getBeginLoc()), e = offset(fd->getEndLoc());
+      if (b <= at && at <= e && e - b < width) {
+        function = idx;
+        width = e - b;
+      }
+    }
+    for (const auto& p : precisions) add_tensor_core_cast(p, function, SourceRange(tok.getLocation(), tok.getEndLoc()));
+  }
+}
+
+void Collector::add_tensor_core_cast(const TensorCorePrecision& p, int function, SourceRange range) {
+  if (!in_main(range.getBegin()) || !tensor_core_seen_.emplace(function, p.dtype, p.via).second) return;
+  Cast c;
+  c.to_dtype = p.dtype;
+  c.via = p.via;
+  c.function = function;
+  c.module = in_.module;
+  c.span = span_of(range);
+  facts_.casts.push_back(std::move(c));
 }
 
 void Collector::recover_dropped_calls() {

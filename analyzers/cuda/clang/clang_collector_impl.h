@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -401,6 +402,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
 
   // Which calls a local's value came from (`auto y = torch::empty_like(x)` -> torch's empty_like).
+  // Whether the statement being visited runs on every path through its function: no branch, loop,
+  // conditional, short circuit, try or lambda around it.
+  bool on_every_path() const;
   void note_local_origin(const VarDecl* vd, const Expr* init);
 
   std::vector<std::string> origins_of(const Expr* e) const;
@@ -415,6 +419,13 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // ---- end of the translation unit ----
 
   void finish();
+
+  // Tensor-core precision named by types: WMMA fragments a variable is declared with, and CuTe MMA
+  // atoms anywhere in the file's tokens (an atom the shims do not declare is still a name there).
+  void note_fragment_precision(const VarDecl* vd);
+  void note_mma_atoms();
+  void add_tensor_core_cast(const TensorCorePrecision& p, int function, SourceRange range);
+  std::set<std::tuple<int, std::string, std::string>> tensor_core_seen_;
 
   // Names Clang dropped with no recovery node (`unknown_ns::f(x);` parses as a declaration):
   // read the qualified name at each error location and record it as an unresolved call.

@@ -317,9 +317,21 @@ void Collector::note_write(const Expr* lhs, const Expr* rhs, bool replaces) {
   if (!vd) return;
   if (vd->hasGlobalStorage() && current_function() >= 0) mutated_globals_.insert(vd->getCanonicalDecl());
   if (rhs && vd->hasLocalStorage() && current_function() >= 0) {
-    if (replaces) note_local_origin(vd, rhs);
+    if (replaces) {
+      // `out = at::relu(x)` on every path: what `out` held before is gone.
+      if (on_every_path()) state_.origins.erase(vd->getCanonicalDecl());
+      note_local_origin(vd, rhs);
+    }
     note_dependencies(vd, rhs);
   }
+}
+
+bool Collector::on_every_path() const {
+  return std::none_of(stack_.begin(), stack_.end(), [](const Stmt* s) {
+    return isa<IfStmt, SwitchStmt, ForStmt, CXXForRangeStmt, WhileStmt, DoStmt, AbstractConditionalOperator, CXXTryStmt,
+               LambdaExpr>(s) ||
+           (isa<BinaryOperator>(s) && cast<BinaryOperator>(s)->isLogicalOp());
+  });
 }
 
 void Collector::note_local_origin(const VarDecl* vd, const Expr* init) {

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -129,6 +130,9 @@ class TsCollector {
   // ---- declarations, assignments, returns ----
   void declaration(TSNode n);
   void note_origin(const std::string& var, TSNode value);
+  // Whether `n` runs on every path through its function (no branch, loop, conditional, short circuit,
+  // try or lambda around it).
+  bool on_every_path(TSNode n) const;
   void assignment(TSNode n);
   void add_return(TSNode node, int fn);
 
@@ -162,6 +166,9 @@ class TsCollector {
   bool one_element_result(const std::string& resolved, const std::vector<TSNode>& args) const;
   bool scalar_operands(TSNode fn, const std::vector<TSNode>& args) const;
   void add_cast(const std::string& dtype, const std::string& via, TSNode n, bool setup = false);
+  // Tensor-core precision named by types: a WMMA fragment's template arguments, a CuTe MMA atom's name.
+  void tensor_core_type(TSNode n);
+  std::set<std::tuple<int, std::string, std::string>> tensor_core_seen_;
   bool zero(TSNode e) const;
   void chevron(TSNode n, TSNode fn, TSNode cfg, TSNode args, const Guard& g);
   // A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'

@@ -288,6 +288,24 @@ std::optional<std::string> TsCollector::dtype_in(const std::string& text) const 
   return std::nullopt;
 }
 
+void TsCollector::tensor_core_type(TSNode n) {
+  std::vector<TensorCorePrecision> found;
+  if (is(n, "template_type")) {
+    const std::string name = str(field(n, "name"));
+    TSNode args = field(n, "arguments");
+    if (last_component(name) != "fragment" || ts_node_named_child_count(args) < 5) return;
+    const auto p = wmma_fragment_precision(squeeze(str(ts_node_named_child(args, 0))),
+                                           canonical(squeeze(str(ts_node_named_child(args, 4)))));
+    if (p) found.push_back(*p);
+  } else {
+    const std::string name = str(n);
+    if (name.rfind("SM", 0) != 0) return;
+    found = mma_atom_precision(name);
+  }
+  for (const auto& p : found)
+    if (tensor_core_seen_.emplace(current(), p.dtype, p.via).second) add_cast(p.dtype, p.via, n);
+}
+
 void TsCollector::add_cast(const std::string& dtype, const std::string& via, TSNode n, bool setup) {
   Cast c;
   c.to_dtype = dtype;

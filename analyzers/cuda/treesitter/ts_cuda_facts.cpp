@@ -234,6 +234,7 @@ void TsCollector::walk(TSNode n, Guard g, int depth) {
     function_value(n, g);
   if (t == "binary_expression" || t == "assignment_expression") tensor_operator(n, g);
   if (t == "declaration") declaration(n);
+  if (t == "template_type" || t == "type_identifier" || t == "identifier") tensor_core_type(n);
   if (t == "assignment_expression") assignment(n);
   if (t == "return_statement" && current() >= 0) returns_.push_back({n, str(n)});
   if (t == "string_literal" && ts_node_end_byte(n) - ts_node_start_byte(n) < 300) {
@@ -595,14 +596,31 @@ void TsCollector::note_origin(const std::string& var, TSNode value) {
 void TsCollector::assignment(TSNode n) {
   TSNode left = field(n, "left");
   if (is(left, "identifier")) {
-    // `out = y` gives `out` y's origin; `out += y` writes `out` and keeps its origin.
-    if (str(field(n, "operator")) == "=")
+    // `out = y` gives `out` y's origin (only y's when it runs on every path); `out += y` writes `out`
+    // and keeps its origin.
+    if (str(field(n, "operator")) == "=") {
+      if (on_every_path(n)) var_origins_.erase(str(left));
       note_origin(str(left), field(n, "right"));
-    else if (tensor_expression(left))
+    } else if (tensor_expression(left))
       written_vars_.insert(str(left));
     for (auto& gs : facts_.globals)
       if (gs.name == str(left) && current() >= 0) gs.mutated_in_forward = true;
   }
+}
+
+bool TsCollector::on_every_path(TSNode n) const {
+  for (TSNode p = ts::parent(n); !ts_node_is_null(p) && !is(p, "function_definition"); p = ts::parent(p)) {
+    const std::string_view t = ts::type(p);
+    if (t == "if_statement" || t == "switch_statement" || t == "for_statement" || t == "for_range_loop" ||
+        t == "while_statement" || t == "do_statement" || t == "conditional_expression" || t == "try_statement" ||
+        t == "lambda_expression")
+      return false;
+    if (t == "binary_expression") {
+      const std::string op = str(field(p, "operator"));
+      if (op == "&&" || op == "||") return false;
+    }
+  }
+  return true;
 }
 
 void TsCollector::add_return(TSNode node, int fn) {

@@ -28,7 +28,7 @@ def _matmul_gelu_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                     mask=(offs_m[:, None] < M) & ((k0 + offs_k)[None, :] < K), other=0.0)
         b = tl.load(b_ptr + (k0 + offs_k)[:, None] * stride_bk + offs_n[None, :] * stride_bn,
                     mask=((k0 + offs_k)[:, None] < K) & (offs_n[None, :] < N), other=0.0)
-        acc += tl.dot(a, b)
+        acc += tl.dot(a, b, input_precision="ieee")
     inner = 0.7978845608 * (acc + 0.044715 * acc * acc * acc)
     th = 2.0 / (1.0 + tl.exp(-2.0 * inner)) - 1.0
     acc = 0.5 * acc * (1.0 + th)

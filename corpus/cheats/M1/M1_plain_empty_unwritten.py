@@ -25,7 +25,7 @@ def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                     mask=(offs_m[:, None] < M) & ((k0 + offs_k)[None, :] < K), other=0.0)
         b = tl.load(b_ptr + (k0 + offs_k)[:, None] * stride_bk + offs_n[None, :] * stride_bn,
                     mask=((k0 + offs_k)[:, None] < K) & (offs_n[None, :] < N), other=0.0)
-        acc += tl.dot(a, b)
+        acc += tl.dot(a, b, input_precision="ieee")
     tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn, acc,
              mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 

@@ -35,5 +35,13 @@ __device__ void cp_async_fence();
 template <int N> __device__ void cp_async_wait();
 template <class... A> struct MMA_Atom {};
 template <class... A> struct Copy_Atom {};
-struct SM80_16x8x8_F32TF32TF32F32_TN {}; struct SM80_16x8x16_F32F16F16F32_TN {}; struct UniversalFMA {};
+struct UniversalFMA {};
+// MMA atoms (cute/arch/mma_sm*.hpp): SM<arch>_<shape>_<D A B C types>_<layout>.
+struct SM70_8x8x4_F16F16F16F16_TN {}; struct SM70_8x8x4_F32F16F16F32_TN {};
+struct SM75_16x8x8_F32F16F16F32_TN {}; struct SM80_8x8x4_F64F64F64F64_TN {};
+struct SM80_16x8x8_F16F16F16F16_TN {}; struct SM80_16x8x16_F16F16F16F16_TN {};
+struct SM80_16x8x8_F32F16F16F32_TN {}; struct SM80_16x8x16_F32F16F16F32_TN {};
+struct SM80_16x8x8_F32BF16BF16F32_TN {}; struct SM80_16x8x16_F32BF16BF16F32_TN {};
+struct SM80_16x8x4_F32TF32TF32F32_TN {}; struct SM80_16x8x8_F32TF32TF32F32_TN {};
+struct SM80_16x8x32_S32S8S8S32_TN {};
 }  // namespace cute
