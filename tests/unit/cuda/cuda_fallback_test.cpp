@@ -132,13 +132,7 @@ void expect_glue_facts(const FactSet& f, const std::string& engine) {
 }
 
 TEST(CudaFallback, TreeSitterReadsHostGlueAsClangDoes) {
-  expect_glue_facts(extract_raw(kGlueFile, tree_sitter_only()).facts, "tree-sitter");
-#ifdef KGATE_HAVE_CLANG
-  ASSERT_TRUE(clang_available());
-  auto r = extract_raw(kGlueFile);
-  EXPECT_EQ(r.facts.engine, "clang");
-  expect_glue_facts(r.facts, "clang");
-#endif
+  testing::expect_from_both_engines(kGlueFile, expect_glue_facts);
 }
 
 // What the Clang engine reads through types, the tree-sitter engine reads from syntax where it can: an

@@ -100,15 +100,7 @@ void expect_tensor_core_facts(const FactSet& f, const std::string& engine) {
 }
 
 TEST(CudaPrecision, TreeSitterReadsTensorCoreTypesAsClangDoes) {
-  CudaOptions tree_sitter;
-  tree_sitter.force_tree_sitter = true;
-  expect_tensor_core_facts(extract_raw(kTensorCoreFile, tree_sitter).facts, "tree-sitter");
-#ifdef KGATE_HAVE_CLANG
-  ASSERT_TRUE(clang_available());
-  auto r = extract_raw(kTensorCoreFile);
-  EXPECT_EQ(r.facts.engine, "clang");
-  expect_tensor_core_facts(r.facts, "clang");
-#endif
+  testing::expect_from_both_engines(kTensorCoreFile, expect_tensor_core_facts);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Helpers for the CUDA analyzer tests: run the extractor on a snippet and find facts by name.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -23,6 +25,21 @@ inline Extracted extract_raw(const std::string& text, const CudaOptions& options
   extract_facts(host, out.facts, out.diagnostics, options);
   link(out.facts);
   return out;
+}
+
+// The same source through the tree-sitter engine, then (where it is built) through Clang's: `expect`
+// gets the facts and the engine's name, so that both engines are held to one expectation.
+template <class Expect>
+void expect_from_both_engines(const std::string& text, Expect expect) {
+  CudaOptions tree_sitter;
+  tree_sitter.force_tree_sitter = true;
+  expect(extract_raw(text, tree_sitter).facts, "tree-sitter");
+#ifdef KGATE_HAVE_CLANG
+  ASSERT_TRUE(clang_available());
+  auto r = extract_raw(text);
+  EXPECT_EQ(r.facts.engine, "clang");
+  expect(r.facts, "clang");
+#endif
 }
 
 inline const Call* find_call(const FactSet& f, const std::string& resolved, uint32_t line = 0) {

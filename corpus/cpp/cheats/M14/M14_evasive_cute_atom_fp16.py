@@ -21,7 +21,7 @@ using TileAtom = MMA_Atom<SM80_16x8x16_F16F16F16F16_TN>;
 
 // One 64x64 tile of C per block of 128 threads (2x2 atoms), K in steps of 16.
 __global__ void mm_cute_kernel(const cutlass::half_t* a, const cutlass::half_t* b, cutlass::half_t* c, int n) {
-    auto tiled_mma = make_tiled_mma(TileAtom{}, Layout<Shape<_2, _2, _1>>{});
+    auto tiled_mma = make_tiled_mma(TileAtom{});
     auto gA = local_tile(make_tensor(make_gmem_ptr(a), make_layout(make_shape(n, n), make_stride(n, _1{}))),
                          make_shape(_64{}, _16{}), make_coord(blockIdx.y, _));
     auto gB = local_tile(make_tensor(make_gmem_ptr(b), make_layout(make_shape(n, n), make_stride(n, _1{}))),
