@@ -93,6 +93,8 @@ template <class T> TensorOptions dtype();
 inline TensorOptions device(Device d) { return TensorOptions(d); }
 inline TensorOptions device(DeviceType t) { return TensorOptions(t); }
 struct TypeMeta { ScalarType toScalarType() const; size_t itemsize() const; bool operator==(ScalarType) const; bool operator!=(ScalarType) const; };
+// Tensor::type() (deprecated, still in TensorBody.h): what old extensions read the dtype and device from.
+struct DeprecatedTypeProperties { ScalarType scalarType() const; bool is_cuda() const; bool is_sparse() const; const char* toString() const; TensorOptions options() const; };
 inline TensorOptions dtype(const TypeMeta& t) { return TensorOptions(t); }
 inline size_t elementSize(ScalarType t);
 const char* toString(ScalarType t);
@@ -189,6 +191,10 @@ class Tensor {
   template <class T> T* mutable_data_ptr() const;
   const void* const_data_ptr() const;
   template <class T> const T* const_data_ptr() const;
+  // Deprecated spellings that TensorBody.h still declares: data<T>() is data_ptr<T>(), type() the dtype.
+  template <class T> T* data() const;
+  Tensor data() const;
+  DeprecatedTypeProperties type() const;
   template <class T> T item() const;
   Scalar item() const;
   template <class T, size_t N> TensorAccessor<T, N> accessor() const&;
