@@ -233,6 +233,11 @@ Table import_table() {
       {"harness_forbidden", [](const FactSet& f, size_t i) { return b(f.imports[i].harness_forbidden); }},
       {"missing", [](const FactSet& f, size_t i) { return b(f.imports[i].missing); }},
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.imports[i].function)); }},
+      {"input_generator",
+       [](const FactSet& f, size_t i) {
+         const int fn = f.imports[i].function;
+         return b(fn >= 0 && fn < static_cast<int>(f.functions.size()) && f.functions[fn].input_generator);
+       }},
   };
 }
 
