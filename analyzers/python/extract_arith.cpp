@@ -284,6 +284,38 @@ void Extractor::record_augmented_operator(TSNode node, int scope, const Guard& g
   record_tensor_operator(node, scope, guard, "torch.Tensor.__i" + std::string(dunder) + "__", target);
 }
 
+// `x is self._last_input`: Python's identity operator used as a cache key, id() without the call. It is
+// recorded as builtins.id (callee "is" / "is not") where one side is the entry's input (or a view of it)
+// and the other is state kept between calls (an attribute of self, a module global); identity against
+// None, or between two inputs, is not a key.
+void Extractor::record_identity_comparison(TSNode node, int scope, const Guard& guard) {
+  if (ts::named_count(node) != 2 || kernel_body(scope) || fn_of(scope) < 0) return;
+  TSNode left = ts::named_child(node, 0);
+  TSNode right = ts::named_child(node, 1);
+  std::string op(src_.substr(ts_node_end_byte(left), ts_node_start_byte(right) - ts_node_end_byte(left)));
+  op.erase(0, op.find_first_not_of(" \t\n()"));
+  op.erase(op.find_last_not_of(" \t\n()") + 1);
+  if (op != "is" && op != "is not") return;
+  auto kept = [&](TSNode n) {
+    if (ts::is(n, "attribute")) return root_kind(n, scope) == ReceiverKind::Self;
+    if (!ts::is(n, "identifier")) return false;
+    const Found f = find_name(std::string(ts::text(n, src_)), scope);
+    return (f.k == Found::K::Binding && f.scope == 0) || f.k == Found::K::Global;
+  };
+  auto input = [&](TSNode n) { return root_kind(n, scope) == ReceiverKind::Param; };
+  if (!((kept(left) && input(right)) || (kept(right) && input(left)))) return;
+  Call c;
+  c.callee = op;
+  c.resolved = "builtins.id";
+  c.method = "id";
+  c.receiver = ReceiverKind::Param;
+  c.function = fn_of(scope);
+  c.guard = guard;
+  c.span = ts::span(node);
+  call_start_.push_back(ts_node_start_byte(node));
+  facts_.calls.push_back(std::move(c));
+}
+
 // A body in a kernel language (a @triton.jit or DSL kernel, or a function nested in one).
 bool Extractor::kernel_body(int scope) const {
   for (int f = fn_of(scope); f >= 0; f = facts_.functions[f].parent)

@@ -80,9 +80,11 @@ int Extractor::identity_polarity(TSNode cond, int scope, std::vector<uint32_t>& 
     return equal ? -1 : 1;
   }
   std::vector<uint32_t> found;
-  const bool identifies = is_input_name(a, scope) || is_input_name(b, scope) || identifies_input(a, scope, 0, found) ||
-                          identifies_input(b, scope, 0, found);
+  const bool named = is_input_name(a, scope) || is_input_name(b, scope);
+  const bool identifies = named || identifies_input(a, scope, 0, found) || identifies_input(b, scope, 0, found);
   if (!identifies) return 0;
+  // `x is self._x` is itself the key (record_identity_comparison records it at the comparison).
+  if (named) found.push_back(ts_node_start_byte(cond));
   keys.insert(keys.end(), found.begin(), found.end());
   return equal ? 1 : -1;
 }

@@ -359,6 +359,8 @@ class Extractor {
   TensorKind annotated_kind(TSNode annotation) const;
   void record_binary_operator(TSNode node, int scope, const Guard& guard);
   void record_augmented_operator(TSNode node, int scope, const Guard& guard);
+  // `x is self._kept` (or `is not`, or a module global): an input compared by identity with state.
+  void record_identity_comparison(TSNode node, int scope, const Guard& guard);
   void record_tensor_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved, TSNode receiver);
   bool kernel_body(int scope) const;
 

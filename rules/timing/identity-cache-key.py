@@ -26,6 +26,7 @@ class ModelNew(nn.Module):
         self.tag = id(self)
         self.seen = {}
         self.weight = nn.Parameter(torch.ones(4))
+        self.graphed = GraphPerInput()
 
     def forward(self, x):
         # ruleid: identity-cache-key
@@ -47,8 +48,20 @@ class ModelNew(nn.Module):
         # ruleid: identity-cache-key
         mixed = (w.data_ptr(), x.data_ptr())
         del wkey, mixed
+        # The input compared by identity with one the module kept (`is`, `is not`), or with a global.
+        # ruleid: identity-cache-key
+        if x is self.seen:
+            return torch.empty_like(x)
+        # ruleid: identity-cache-key
+        if _LAST is not x:
+            pass
+        # Identity against None, between the inputs themselves, or between two pieces of state: no key.
+        # ok: identity-cache-key
+        if self.tag is None or x is not None or x is x.view(-1) or self.seen is self.weight:
+            pass
         _cached_result(n)
         _copy_through_pointers(x)
+        self.graphed(x)
         del key, ptr, version, fingerprint, storage, s0
         return torch.empty_like(x)
 
@@ -101,3 +114,25 @@ _LAST = []
 
 def _remember(ptr):
     _RESULTS[ptr] = None
+
+
+class GraphPerInput(nn.Module):
+    """A CUDA graph captured on the input itself and recaptured for another tensor: the replay re-reads
+    that tensor's memory, so the identity test is the graph's key, not a result cache's."""
+
+    def __init__(self):
+        super().__init__()
+        self._graph = None
+        self._captured_for = None
+        self._out = None
+
+    def forward(self, x):
+        # ok: identity-cache-key
+        if self._graph is None or x is not self._captured_for:
+            self._out = torch.empty_like(x)
+            self._graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self._graph):
+                _ext.copy_raw(x, self._out, x.numel())
+            self._captured_for = x
+        self._graph.replay()
+        return self._out.clone()
