@@ -336,9 +336,11 @@ void Extractor::finish_handlers() {
 }
 
 void Extractor::finish_globals() {
+  // A module-level compile cache (every change stores a compiled kernel) carries no result between calls.
   for (auto& g : facts_.globals)
-    for (const auto& [name, fn] : global_mutations_)
-      if (name == g.name && fn >= 0 && facts_.functions[fn].reachable) g.mutated_in_forward = true;
+    for (const GlobalMutation& m : global_mutations_)
+      if (m.name == g.name && m.function >= 0 && facts_.functions[m.function].reachable && !m.stores_kernel)
+        g.mutated_in_forward = true;
 }
 
 // A list gathered for a launch (a pointer table) is the kernel's argument only while nothing else reads

@@ -89,6 +89,7 @@ void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bo
   gather(left);
   if (ts::is(right, "assignment")) gather(ts::field(right, "left"));
   for (TSNode target : targets) {
+    const size_t mutations_before = global_mutations_.size();
     std::string_view k = ts::type(target);
     AttributeWrite w;
     w.target = std::string(ts::text(target, src_)).substr(0, 200);
@@ -145,6 +146,8 @@ void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bo
       const Value stored = eval(right, scope);
       w.stores_kernel =
           stored.k == Value::K::Kernel || stored.k == Value::K::Extension || stored.k == Value::K::ExtFunction;
+      // `_compiled[n] = cute.compile(...)`, `global _k; _k = ...`: the module-level cache keeps kernels.
+      if (w.stores_kernel && global_mutations_.size() > mutations_before) global_mutations_.back().stores_kernel = true;
     }
     // Precision flags.
     // (torch's own: `self.allow_tf32 = ...` saving the old value is not a flag.)

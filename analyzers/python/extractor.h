@@ -509,7 +509,14 @@ class Extractor {
   std::unordered_set<int> dot_precision_said_;
   std::string triton_f32_default_;
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> handler_ranges_;
-  std::vector<std::pair<std::string, int>> global_mutations_;
+  // Module-level state changed from a function: name, function, and whether what it stores there is a
+  // compiled kernel (a compile cache keeps no result).
+  struct GlobalMutation {
+    std::string name;
+    int function;
+    bool stores_kernel = false;
+  };
+  std::vector<GlobalMutation> global_mutations_;
   // bindings_kind's assumptions while it runs, by binding set (its first binding and its size).
   std::map<std::pair<const Binding*, size_t>, TensorKind> tensor_assumed_;
   // tensor_kind's answers for whole expressions (depth 0, no assumption in force), by node: a chain

@@ -8,6 +8,11 @@ import torch.nn as nn
 _calls = 0
 # ruleid: forward-mutates-state
 _BANK = []
+# Module-level compile caches: every change stores a compiled kernel, no result.
+# ok: forward-mutates-state
+_KERNELS = {}
+# ok: forward-mutates-state
+_last_kernel = None
 
 
 class Scratch:
@@ -31,7 +36,10 @@ class ModelNew(nn.Module):
         self.cache[key] = out
 
     def forward(self, x):
-        global _calls
+        global _calls, _last_kernel
+        if x.shape not in _KERNELS:
+            _KERNELS[x.shape] = cupy.RawKernel("extern \"C\" __global__ void k(float* y) { y[0] = 2.f; }", "k")
+        _last_kernel = _KERNELS[x.shape]
         # ruleid: forward-mutates-state
         _calls += 1
         # ruleid: forward-mutates-state
