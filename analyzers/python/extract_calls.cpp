@@ -213,7 +213,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
 
   // Casts. tl.dot asked for TF32 inputs converts its operands to TF32 ("tf32x3" keeps fp32 accuracy);
   // one that does not say is Triton's default, TF32 on fp32 operands (judged in finish_dot_defaults).
-  if (c.resolved == "triton.language.dot") {
+  if (c.resolved == "triton.language.dot" || c.resolved == "triton.language.dot_scaled") {
     bool said = false;
     for (size_t k = 0; k < c.keywords.size(); ++k) {
       if (c.keywords[k] != "input_precision" && c.keywords[k] != "allow_tf32") continue;
@@ -224,11 +224,14 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
         add_cast("tf32", "input_precision", node, scope, guard);
     }
     // tl.dot(a, b, acc, input_precision, ...) can also say it positionally.
-    if (!said && !ts_node_is_null(positional_arg(args, 3))) said = true;
-    if (said)
-      dot_precision_said_.insert(fn_of(scope));
-    else
-      dot_defaults_.push_back({node, scope, guard});
+    // (dot_scaled's operands are fp8/fp4 by construction: no TF32 default.)
+    if (c.resolved == "triton.language.dot") {
+      if (!said && !ts_node_is_null(positional_arg(args, 3))) said = true;
+      if (said)
+        dot_precision_said_.insert(fn_of(scope));
+      else
+        dot_defaults_.push_back({node, scope, guard});
+    }
   }
   if (c.resolved == "os.environ.setdefault" || c.resolved == "os.putenv") note_environment(args, scope);
   if (ts::is(fn, "attribute") && c.receiver != ReceiverKind::Module) {
