@@ -292,9 +292,7 @@ void Extractor::record_identity_comparison(TSNode node, int scope, const Guard& 
   if (ts::named_count(node) != 2 || kernel_body(scope) || fn_of(scope) < 0) return;
   TSNode left = ts::named_child(node, 0);
   TSNode right = ts::named_child(node, 1);
-  std::string op(src_.substr(ts_node_end_byte(left), ts_node_start_byte(right) - ts_node_end_byte(left)));
-  op.erase(0, op.find_first_not_of(" \t\n()"));
-  op.erase(op.find_last_not_of(" \t\n()") + 1);
+  const std::string op = comparison_operator(node);
   if (op != "is" && op != "is not") return;
   auto kept = [&](TSNode n) {
     if (ts::is(n, "attribute")) return root_kind(n, scope) == ReceiverKind::Self;

@@ -56,6 +56,14 @@ bool Extractor::is_input_name(TSNode node, int scope, int depth) const {
 // graph was captured for" (`x is self._x`, `key == self._key`, `plan is not None` for a plan looked
 // up by the input's key), -1 when true means "another input" (`ptr != self._ptr`, `plan is None`),
 // 0 when the condition does not test the input's identity. The identity calls found go to `keys`.
+// The operator of a two-operand comparison ("is", "is not", "==", ...): its unnamed child.
+std::string Extractor::comparison_operator(TSNode cond) const {
+  std::string op;
+  for (uint32_t i = 0; i < ts::count(cond); ++i)
+    if (!ts_node_is_named(ts::child(cond, i))) op = std::string(ts::text(ts::child(cond, i), src_));
+  return op;
+}
+
 int Extractor::identity_polarity(TSNode cond, int scope, std::vector<uint32_t>& keys) {
   if (ts_node_is_null(cond)) return 0;
   if (ts::is(cond, "parenthesized_expression")) return identity_polarity(ts::named_child(cond, 0), scope, keys);
@@ -65,9 +73,7 @@ int Extractor::identity_polarity(TSNode cond, int scope, std::vector<uint32_t>& 
     return left != 0 ? left : identity_polarity(ts::field(cond, "right"), scope, keys);
   }
   if (!ts::is(cond, "comparison_operator") || ts::named_count(cond) != 2) return 0;
-  std::string op;
-  for (uint32_t i = 0; i < ts::count(cond); ++i)
-    if (!ts_node_is_named(ts::child(cond, i))) op = std::string(ts::text(ts::child(cond, i), src_));
+  const std::string op = comparison_operator(cond);
   const bool equal = op == "is" || op == "==";
   if (!equal && op != "is not" && op != "!=") return 0;
   TSNode a = ts::named_child(cond, 0), b = ts::named_child(cond, 1);

@@ -361,6 +361,7 @@ class Extractor {
   void record_augmented_operator(TSNode node, int scope, const Guard& guard);
   // `x is self._kept` (or `is not`, or a module global): an input compared by identity with state.
   void record_identity_comparison(TSNode node, int scope, const Guard& guard);
+  std::string comparison_operator(TSNode cond) const;  // "is", "is not", "==" of a two-operand comparison
   void record_tensor_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved, TSNode receiver);
   bool kernel_body(int scope) const;
 
