@@ -147,6 +147,10 @@ struct Call {
   // C++: a plain call of a function that the file's harness defines for its reference or checker
   // (HarnessProfile::reference_functions), not one the file defines itself.
   bool harness_reference = false;
+  // Python: the harness's reference beside the file (reference.py) makes the same call, written the
+  // same way, in a function of the same name (a constructor seeding as the reference's does, so the
+  // weights match): behaviour the task itself has, not the submission's.
+  bool mirrors_reference = false;
   std::vector<std::string> keywords;        // keyword argument names
   std::vector<std::string> keyword_values;  // resolved keyword values, same order ("torch.float16")
   int function = -1;                        // enclosing function
@@ -206,6 +210,9 @@ struct AttributeWrite {
   bool dynamic_name = false;
   bool augmented = false;      // +=, -=, ...
   bool stores_kernel = false;  // the value is a compiled kernel or extension handle (lazy compilation)
+  // Rebinds a method of the entry class to a function of this file, at module level and unconditionally
+  // (`Model.__call__ = Model.forward`): the gate follows that function as the entry instead.
+  bool entry_rebinding = false;
   int function = -1;
   bool reachable = false;
   Guard guard;

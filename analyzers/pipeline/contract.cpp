@@ -1,5 +1,7 @@
 #include "analyzers/pipeline/contract.h"
 
+#include <cctype>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -24,50 +26,81 @@ DtypeContract contract_of_reference(const FactSet& reference, const std::string&
   return {lowest, source};
 }
 
-DtypeContract ReferenceContracts::of(const std::filesystem::path& reference, const ingest::Limits& limits) {
+std::optional<std::tuple<std::string, std::string, std::string>> reference_call_key(const FactSet& facts,
+                                                                                    const SourceFile& source,
+                                                                                    const Call& call) {
+  if (call.module != 0 || facts.modules.empty() || facts.modules[0].language != Language::Python) return std::nullopt;
+  if (call.function < 0 || call.function >= static_cast<int>(facts.functions.size()) || call.resolved.empty() ||
+      !call.span.valid() || call.span.end_line > source.lines.line_count())
+    return std::nullopt;
+  const uint32_t begin = source.lines.line_range(call.span.line).first + call.span.col - 1;
+  const uint32_t end = source.lines.line_range(call.span.end_line).first + call.span.end_col - 1;
+  if (begin >= end || end > source.text.size()) return std::nullopt;
+  std::string text;
+  for (char ch : std::string_view(source.text).substr(begin, end - begin))
+    if (!std::isspace(static_cast<unsigned char>(ch))) text += ch;
+  return std::make_tuple(facts.functions[call.function].name, call.resolved, std::move(text));
+}
+
+ReferenceSummary ReferenceSummaries::of(const std::filesystem::path& reference, const ingest::Limits& limits) {
   const std::string key = reference.lexically_normal().string();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
   }
-  DtypeContract contract;
+  ReferenceSummary summary;
   std::vector<Diagnostic> diagnostics;
   if (auto source = ingest::read_source(key, {}, limits, diagnostics, false)) {
     FactSet facts;
     python::extract_facts(*source, limits, facts, diagnostics);
-    contract = contract_of_reference(facts, reference.filename().string());
+    summary.contract = contract_of_reference(facts, reference.filename().string());
+    for (const Call& call : facts.calls)
+      if (auto k = reference_call_key(facts, *source, call)) summary.calls.insert(std::move(*k));
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  return memo_.emplace(key, contract).first->second;
+  return memo_.emplace(key, std::move(summary)).first->second;
 }
 
-DtypeContract resolve_contract(const std::string& path, const FactSet& facts, const AnalysisContext& context) {
-  if (context.contract.known()) return context.contract;
+std::optional<ReferenceSummary> reference_beside(const std::string& path, const FactSet& facts,
+                                                 const AnalysisContext& context) {
   const HarnessSet& set = context.harness.set ? *context.harness.set : default_harnesses();
   const HarnessProfile* profile = facts.harness.empty() ? nullptr : set.find(facts.harness);
-  if (profile) {
-    const std::filesystem::path self(path);
-    for (const std::string& name : profile->contract_reference) {
-      const std::filesystem::path reference = self.parent_path() / name;
-      if (reference.filename() == self.filename() || reference.extension() != ".py") continue;
-      std::error_code ec;
-      if (!std::filesystem::is_regular_file(reference, ec)) continue;
-      DtypeContract found;
-      if (context.reference_contracts) {
-        found = context.reference_contracts->of(reference, context.limits);
-      } else {
-        ReferenceContracts local;
-        found = local.of(reference, context.limits);
-      }
-      if (found.known()) return found;
+  if (!profile) return std::nullopt;
+  const std::filesystem::path self(path);
+  for (const std::string& name : profile->contract_reference) {
+    const std::filesystem::path reference = self.parent_path() / name;
+    if (reference.filename() == self.filename() || reference.extension() != ".py") continue;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(reference, ec)) continue;
+    ReferenceSummary found;
+    if (context.reference_summaries) {
+      found = context.reference_summaries->of(reference, context.limits);
+    } else {
+      ReferenceSummaries local;
+      found = local.of(reference, context.limits);
     }
+    if (found.contract.known()) return found;
   }
+  return std::nullopt;
+}
+
+DtypeContract resolve_contract(const FactSet& facts, const AnalysisContext& context, const ReferenceSummary* beside) {
+  if (context.contract.known()) return context.contract;
+  if (beside && beside->contract.known()) return beside->contract;
+  const HarnessSet& set = context.harness.set ? *context.harness.set : default_harnesses();
+  const HarnessProfile* profile = facts.harness.empty() ? nullptr : set.find(facts.harness);
   if (context.config && !context.config->contract.empty())
     return {context.config->contract,
             context.config->source.empty() ? std::string(kConfigFileName) : context.config->source};
   if (profile && !profile->contract_default.empty())
     return {profile->contract_default, "the " + profile->name + " harness's default"};
   return {};
+}
+
+void mark_reference_mirrors(FactSet& facts, const SourceFile& source, const ReferenceSummary& reference) {
+  if (reference.calls.empty()) return;
+  for (Call& call : facts.calls)
+    if (auto k = reference_call_key(facts, source, call)) call.mirrors_reference = reference.calls.count(*k) > 0;
 }
 
 }  // namespace kgate

@@ -6,12 +6,17 @@
 //   3. `.kgate.yaml` `contract:`;
 //   4. the harness profile's default (`contract.default`: KernelBench runs fp32 unless told otherwise);
 // otherwise unknown, and precision findings are warnings that say so.
+// The reference beside a file is summarised once (ReferenceSummaries): its contract, and its calls, which
+// mark the candidate's calls written alike in a function of the same name (Call::mirrors_reference).
 #pragma once
 
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "analyzers/core/facts.h"
 #include "analyzers/ingest/ingest.h"
@@ -24,18 +29,41 @@ struct AnalysisContext;  // analyzers/pipeline/pipeline.h
 // blocks (flags excluded), or fp32 (torch's default dtype) when it converts to none.
 DtypeContract contract_of_reference(const FactSet& reference, const std::string& source);
 
-// Contracts read from reference files, memoised per path and shared by the files of a batch.
-class ReferenceContracts {
+// What the harness's reference beside a candidate says about the task: its dtype contract, and the
+// calls its functions make, so that a candidate's identical call is the task's own behaviour
+// (Call::mirrors_reference: a constructor that seeds as the reference's does to build equal weights).
+struct ReferenceSummary {
+  DtypeContract contract;
+  // (name of the enclosing function, resolved callee, the call's text without whitespace)
+  std::set<std::tuple<std::string, std::string, std::string>> calls;
+};
+
+// A Python call's key in ReferenceSummary::calls; nullopt for calls outside the host file's functions.
+std::optional<std::tuple<std::string, std::string, std::string>> reference_call_key(const FactSet& facts,
+                                                                                    const SourceFile& source,
+                                                                                    const Call& call);
+
+// Summaries read from reference files, memoised per path and shared by the files of a batch.
+class ReferenceSummaries {
  public:
-  // The contract `reference` gives (thread-safe). Unreadable or unparsable: unknown.
-  DtypeContract of(const std::filesystem::path& reference, const ingest::Limits& limits);
+  // The summary of `reference` (thread-safe). Unreadable or unparsable: an unknown contract, no calls.
+  ReferenceSummary of(const std::filesystem::path& reference, const ingest::Limits& limits);
 
  private:
   std::mutex mutex_;
-  std::map<std::string, DtypeContract> memo_;
+  std::map<std::string, ReferenceSummary> memo_;
 };
 
-// The contract of the file at `path`, whose facts (and harness) are extracted; see the header comment.
-DtypeContract resolve_contract(const std::string& path, const FactSet& facts, const AnalysisContext& context);
+// The reference the file's harness profile names beside `path` (`contract.reference`), summarised;
+// nullopt when there is none.
+std::optional<ReferenceSummary> reference_beside(const std::string& path, const FactSet& facts,
+                                                 const AnalysisContext& context);
+
+// The contract of the file whose facts (and harness) are extracted, given its reference beside it (or
+// null); see the header comment.
+DtypeContract resolve_contract(const FactSet& facts, const AnalysisContext& context, const ReferenceSummary* beside);
+
+// Marks the host file's calls that its reference makes alike (Call::mirrors_reference).
+void mark_reference_mirrors(FactSet& facts, const SourceFile& source, const ReferenceSummary& reference);
 
 }  // namespace kgate

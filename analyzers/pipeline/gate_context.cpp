@@ -27,8 +27,8 @@ Result<HarnessSet> load_harness_profiles(const fs::path& rules_dir) {
 // or, for a bare KernelBench problem file, what the file itself converts to.
 DtypeContract task_contract(const runtime::Task& task) {
   if (task.manifest.empty()) {
-    ReferenceContracts contracts;
-    DtypeContract found = contracts.of(task.reference, ingest::Limits{});
+    ReferenceSummaries references;
+    DtypeContract found = references.of(task.reference, ingest::Limits{}).contract;
     if (found.known()) found.source = "task " + task.name;
     return found;
   }
@@ -134,7 +134,7 @@ Result<const AnalysisContext*> GateContext::context_for(const std::string& path)
   if (harness != "auto") context.harness.forced = harness;
   context.harness.extra_entry_functions = (*config)->entry_functions;
   context.contract = forced_contract_;
-  context.reference_contracts = reference_contracts_;
+  context.reference_summaries = reference_summaries_;
   contexts_.emplace(key, &context);
   return &context;
 }

@@ -68,7 +68,7 @@ class GateContext {
   std::filesystem::path rules_dir_;
   std::string forced_policy_;
   DtypeContract forced_contract_;  // --contract, else --task's manifest
-  std::shared_ptr<ReferenceContracts> reference_contracts_ = std::make_shared<ReferenceContracts>();
+  std::shared_ptr<ReferenceSummaries> reference_summaries_ = std::make_shared<ReferenceSummaries>();
   std::map<std::string, Config> configs_;
   std::map<std::string, Policy> policies_;
   std::map<std::pair<std::string, std::string>, const AnalysisContext*> contexts_;

@@ -351,7 +351,11 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
       result.kernels.push_back(name);
 
   result.harness = facts.harness;
-  if (source && !abandoned) facts.contract = resolve_contract(path, facts, context);
+  if (source && !abandoned) {
+    const std::optional<ReferenceSummary> reference = reference_beside(path, facts, context);
+    facts.contract = resolve_contract(facts, context, reference ? &*reference : nullptr);
+    if (reference) mark_reference_mirrors(facts, *source, *reference);
+  }
   result.contract = facts.contract;
   // Every file is judged: module-level rules run whatever the harness, and a file whose entry is not
   // found is `unjudged`, never a pass. Only the harness's own reference file (reference.py, task.py,

@@ -18,7 +18,7 @@ namespace kgate {
 class RuleSet;             // analyzers/rules/rule_set.h
 struct Policy;             // analyzers/rules/policy.h
 struct Config;             // analyzers/core/config.h
-class ReferenceContracts;  // analyzers/pipeline/contract.h
+class ReferenceSummaries;  // analyzers/pipeline/contract.h
 
 struct FileResult {
   std::string path;
@@ -65,8 +65,8 @@ struct AnalysisContext {
   // The dtype contract forced for every file (--contract, --task's manifest); unknown: each file's is
   // read from its harness's reference beside it, the config, or the harness's default (contract.h).
   DtypeContract contract;
-  // Contracts read from reference files, shared by the files of a batch (thread-safe); may be null.
-  std::shared_ptr<ReferenceContracts> reference_contracts;
+  // Summaries of reference files, shared by the files of a batch (thread-safe); may be null.
+  std::shared_ptr<ReferenceSummaries> reference_summaries;
 };
 
 FileResult analyze_file(const std::string& path, const AnalysisContext& context);

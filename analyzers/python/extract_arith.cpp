@@ -85,7 +85,7 @@ Extractor::TensorKind Extractor::param_kind(int scope, const std::string& name) 
   if (TSNode type = ts::field(p, "type"); !ts_node_is_null(type)) return annotated_kind(type);
   if (ts::is(p, "list_splat_pattern") || ts::is(p, "dictionary_splat_pattern")) return TensorKind::Unknown;
   const int fn = scopes_[scope].function;
-  const bool entry_method = fn >= 0 && !facts_.functions[fn].class_name.empty() &&
+  const bool entry_method = fn >= 0 && (!facts_.functions[fn].class_name.empty() || rebound_entries_.count(fn)) &&
                             std::find(facts_.entries.begin(), facts_.entries.end(), fn) != facts_.entries.end();
   return entry_method ? TensorKind::Yes : TensorKind::Unknown;
 }

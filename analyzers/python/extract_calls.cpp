@@ -305,6 +305,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     w.resolved = value_path(ov, obj) + "." + w.attribute;
     w.root = root_kind(obj, scope);
     if (ov.k == Value::K::Path) w.root = ReceiverKind::Module;
+    w.entry_rebinding = entry_rebinding_at_.count(ts_node_start_byte(node)) > 0;
     w.function = fn_of(scope);
     w.guard = guard;
     w.span = ts::span(node);

@@ -105,6 +105,7 @@ void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bo
       w.resolved = value_path(ov, obj) + "." + w.attribute;
       w.dynamic_name = ov.dynamic;
       w.root = module_path(ov) ? ReceiverKind::Module : root_kind(obj, scope);
+      w.entry_rebinding = entry_rebinding_at_.count(ts_node_start_byte(node)) > 0;
     } else if (k == "subscript") {
       TSNode obj = ts::field(target, "value");
       Value ov = eval(obj, scope);

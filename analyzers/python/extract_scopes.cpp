@@ -548,6 +548,58 @@ void Extractor::rebound_attributes(TSNode n, const std::function<bool(TSNode)>& 
     rebound_attributes(ts::named_child(n, i), is_object, out, depth + 1);
 }
 
+// `Model.__call__ = Model.forward` or `ModelNew.forward = fast` as a statement of the module body,
+// with a function of this file on the right: that function replaces the entry method it rebinds
+// (forward, for __call__) in the entries. False when the rebinding is not one the gate can follow.
+bool Extractor::follow_entry_rebinding(const std::string& attr, TSNode at) {
+  const bool entry_method =
+      std::find(profile_->entry_methods.begin(), profile_->entry_methods.end(), attr) != profile_->entry_methods.end();
+  if (attr != "__call__" && !entry_method) return false;
+  TSNode statement = ts_node_parent(at);
+  if (!ts::is(statement, "expression_statement") || !ts_node_eq(ts_node_parent(statement), root_)) return false;
+  TSNode value;
+  if (ts::is(at, "assignment")) {
+    value = ts::field(at, "right");
+  } else if (ts::is(at, "call")) {
+    value = positional_arg(ts::field(at, "arguments"), 2);
+  }
+  if (ts_node_is_null(value)) return false;
+  const Value v = eval(value, 0, 1);
+  if (v.k != Value::K::Function) return false;
+  // What the method held until now: the class body's definition, or an earlier rebinding's function.
+  const std::string method = attr == "__call__" ? "forward" : attr;
+  int replaced = -1;
+  if (auto earlier = rebound_methods_.find(method); earlier != rebound_methods_.end()) {
+    replaced = earlier->second;
+  } else if (const Value m = class_member(model_class_, method, 1, ReceiverKind::Value); m.k == Value::K::Function) {
+    replaced = m.index;
+  }
+  auto& entries = facts_.entries;
+  auto it = std::find(entries.begin(), entries.end(), replaced);
+  const bool present = std::find(entries.begin(), entries.end(), v.index) != entries.end();
+  if (replaced < 0 || it == entries.end()) {
+    if (!present) entries.push_back(v.index);
+  } else if (present && v.index != replaced) {
+    if (facts_.entry == replaced) facts_.entry = v.index;
+    entries.erase(it);
+  } else {
+    if (facts_.entry == replaced) facts_.entry = v.index;
+    *it = v.index;
+  }
+  rebound_methods_[method] = v.index;
+  // Bound as a method, a function written outside the class gets the instance as its first parameter.
+  if (v.index < static_cast<int>(function_scope_.size())) {
+    Scope& scope = scopes_[function_scope_[v.index]];
+    if (scope.class_index < 0 && !facts_.functions[v.index].params.empty()) {
+      scope.class_index = model_class_;
+      scope.self_name = facts_.functions[v.index].params.front();
+    }
+  }
+  rebound_entries_.insert(v.index);
+  entry_rebinding_at_.insert(ts_node_start_byte(at));
+  return true;
+}
+
 void Extractor::note_entry_class_wrappers() {
   if (model_class_ < 0) return;
   const ClassInfo& entry = classes_[model_class_];
@@ -597,13 +649,19 @@ void Extractor::note_entry_class_wrappers() {
         break;
       }
   }
-  // The entry class's methods rebound anywhere in the file (`ModelNew.forward = fast`).
+  // The entry class's methods rebound anywhere in the file (`ModelNew.forward = fast`). A statement of
+  // the module's own body that binds an entry method, or __call__ (which the harness calls instead of
+  // forward), to a function of this file is followed: that function is the entry from then on. Any
+  // other rebinding (in a function, under a condition, to something not defined here) is reported.
   {
     std::vector<std::pair<std::string, TSNode>> rebound;
     rebound_attributes(
         root_, [&](TSNode o) { return ts::is(o, "identifier") && ts::text(o, src_) == entry.name; }, rebound, 0);
-    for (const auto& [attr, at] : rebound)
-      if (replaces_method(attr)) record(at, entry.name + "." + attr, "@module-level", "@rebinds-entry");
+    for (const auto& [attr, at] : rebound) {
+      if (!replaces_method(attr)) continue;
+      if (follow_entry_rebinding(attr, at)) continue;
+      record(at, entry.name + "." + attr, "@module-level", "@rebinds-entry");
+    }
   }
   // `__new__` that returns something other than a fresh instance of the class
   // (`return super().__new__(cls)` and `object.__new__(cls)` are the instance).

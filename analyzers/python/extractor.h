@@ -285,6 +285,7 @@ class Extractor {
   // A class decorator or metaclass of the entry class that replaces what the harness builds: a call
   // fact with keyword "@replaces-entry" (rule entry-class-replaced).
   void note_entry_class_wrappers();
+  bool follow_entry_rebinding(const std::string& attr, TSNode at);
   // Attributes a subtree rebinds on an object (`obj.attr = v`, `setattr(obj, "attr", v)`; "*" when the
   // name is computed), with the statement that does it; `is_object` says which expressions are the object.
   void rebound_attributes(TSNode n, const std::function<bool(TSNode)>& is_object,
@@ -525,6 +526,12 @@ class Extractor {
   std::map<std::tuple<uint32_t, uint32_t, TSSymbol>, TensorKind> tensor_kinds_;
   int current_scope_ = 0;
   int model_class_ = -1;
+  // Module-level, unconditional rebindings of an entry method to a function of this file
+  // (`Model.__call__ = Model.forward`, `ModelNew.forward = fast`): the statements' start bytes (their
+  // writes are AttributeWrite::entry_rebinding) and the functions followed as entries instead.
+  std::unordered_set<uint32_t> entry_rebinding_at_;
+  std::unordered_set<int> rebound_entries_;
+  std::map<std::string, int> rebound_methods_;  // entry method -> the function rebound to it last
   uint32_t embedded_count_ = 0;
   bool too_many_reported_ = false;
 };

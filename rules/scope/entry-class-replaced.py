@@ -67,7 +67,17 @@ class ModelNew(nn.Module, metaclass=Building):
 
 # ok: entry-class-replaced
 ModelNew.version = 2
-# ruleid: entry-class-replaced
+# A statement of the module body binding a function of this file: followed as the entry instead.
+# ok: entry-class-replaced
 ModelNew.forward = _reference_forward
+# ok: entry-class-replaced
+ModelNew.__call__ = ModelNew.forward
+# Bound to something not defined here: what runs cannot be followed.
 # ruleid: entry-class-replaced
-setattr(ModelNew, "forward", _reference_forward)
+ModelNew.forward = nn.ReLU.forward
+
+
+def _patch():
+    # Inside a function: whether and when it runs is not known.
+    # ruleid: entry-class-replaced
+    setattr(ModelNew, "forward", _reference_forward)

@@ -1,7 +1,13 @@
 // The dtype contract (docs/dtype-contract.md): the ranking of dtypes, where a file's contract comes
 // from (forced, the harness's reference beside it, the config, the harness's default), and how the
-// precision rules judge a conversion against it.
+// precision rules judge a conversion against it; and the reference's calls that a candidate makes alike
+// (Call::mirrors_reference).
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
 
 #include "analyzers/core/config.h"
 #include "analyzers/core/dtype_rank.h"
@@ -166,6 +172,68 @@ TEST_F(Contract, ConfigThenHarnessDefault) {
   EXPECT_EQ(result.contract.dtype, "fp32");
   ASSERT_EQ(findings(result).size(), 1u);
   EXPECT_EQ(findings(result)[0].severity, Severity::Error);
+}
+
+// A reference whose constructor seeds to build its weights, and candidates that seed alike or not.
+constexpr const char* kSeededReference = R"(import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, n, k):
+        super().__init__()
+        torch.manual_seed(0x5EED ^ (n * 31 + k))
+        self.weight = nn.Parameter(torch.randn(n, k))
+
+    def forward(self, x):
+        return x @ self.weight.t()
+)";
+
+std::string seeded_solution(const std::string& init_seed, const std::string& forward_seed) {
+  return R"(import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+@triton.jit
+def _copy(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+class Model(nn.Module):
+    def __init__(self, n, k):
+        super().__init__()
+        )" +
+         init_seed + R"(
+        self.weight = nn.Parameter(torch.randn(n, k))
+
+    def forward(self, x):
+        )" +
+         forward_seed + R"(
+        y = torch.empty_like(x)
+        _copy[(1,)](x, y, x.numel(), BLOCK=1024)
+        return y
+)";
+}
+
+TEST_F(Contract, SeedTheReferenceMakesAlikeIsTheTasks) {
+  context.only_rules = {"seed-rederive"};
+  dir.write("reference.py", kSeededReference);
+  const auto seeds = [&](const std::string& init_seed, const std::string& forward_seed) {
+    const FileResult result =
+        analyze_file(dir.write("solution.py", seeded_solution(init_seed, forward_seed)).string(), context);
+    std::vector<uint32_t> lines;
+    for (const Diagnostic& d : result.findings)
+      if (d.rule == "seed-rederive") lines.push_back(d.span.line);
+    return lines;
+  };
+  // The same call in the same function, spaced differently: no finding.
+  EXPECT_EQ(seeds("torch.manual_seed(0x5EED ^ (n*31 + k))", "pass"), std::vector<uint32_t>{});
+  // Another seed, or the reference's seed in another function: the candidate's own.
+  EXPECT_EQ(seeds("torch.manual_seed(0x5EED ^ (n * 31 + k + 1))", "pass"), std::vector<uint32_t>{14});
+  EXPECT_EQ(seeds("pass", "torch.manual_seed(0x5EED ^ (n * 31 + k))"), std::vector<uint32_t>{18});
+  // Without the reference beside it, every seed is the candidate's.
+  std::filesystem::remove(dir.path() / "reference.py");
+  EXPECT_EQ(seeds("torch.manual_seed(0x5EED ^ (n * 31 + k))", "pass"), std::vector<uint32_t>{14});
 }
 
 TEST(ContractConfig, RejectsAnUnknownDtype) {

@@ -463,5 +463,53 @@ class ModelNew(nn.Module, metaclass=Meta):
   EXPECT_EQ(replaced, (std::vector<std::string>{"swap", "Meta.__call__"}));
 }
 
+// `Model.__call__ = f` or `ModelNew.forward = f` as a statement of the module body, with f defined in
+// the file: f is the entry from then on. Under a condition or inside a function it is reported.
+TEST(PythonReachability, EntryRebindingIsFollowed) {
+  const std::string body = R"(import torch
+import torch.nn as nn
+
+def _launch(x):
+    return x
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.relu(x)
+
+    def _go(self, x):
+        return _launch(x)
+
+def _call(self, x):
+    return self._go(x)
+
+)";
+  auto followed = extract(body + "ModelNew.__call__ = _call\n");
+  EXPECT_EQ(followed.facts.entries, (std::vector<int>{function_index(followed.facts, "_call")}));
+  EXPECT_EQ(followed.facts.entry, function_index(followed.facts, "_call"));
+  expect_reachable(followed.facts, "ModelNew._go", true);  // its first parameter is the instance
+  expect_reachable(followed.facts, "_launch", true);
+  expect_reachable(followed.facts, "ModelNew.forward", false);
+  ASSERT_EQ(followed.facts.writes.size(), 1u);
+  EXPECT_TRUE(followed.facts.writes[0].entry_rebinding);
+  for (const auto& c : followed.facts.calls)
+    EXPECT_EQ(std::count(c.keywords.begin(), c.keywords.end(), "@rebinds-entry"), 0) << c.resolved;
+
+  // Bound back to forward: forward stays the entry.
+  auto same = extract(body + "ModelNew.__call__ = ModelNew.forward\n");
+  EXPECT_EQ(same.facts.entries, (std::vector<int>{function_index(same.facts, "ModelNew.forward")}));
+
+  for (const std::string& tail : {std::string("if True:\n    ModelNew.forward = _call\n"),
+                                  std::string("def patch():\n    setattr(ModelNew, 'forward', _call)\n"),
+                                  std::string("ModelNew.forward = nn.ReLU.forward\n")}) {
+    auto reported = extract(body + tail);
+    EXPECT_EQ(reported.facts.entries, (std::vector<int>{function_index(reported.facts, "ModelNew.forward")})) << tail;
+    int rebinds = 0;
+    for (const auto& c : reported.facts.calls)
+      rebinds += static_cast<int>(std::count(c.keywords.begin(), c.keywords.end(), "@rebinds-entry"));
+    EXPECT_EQ(rebinds, 1) << tail;
+    for (const auto& w : reported.facts.writes) EXPECT_FALSE(w.entry_rebinding) << tail;
+  }
+}
+
 }  // namespace
 }  // namespace kgate

@@ -1,6 +1,8 @@
 """F10, evasive: ModelNew's own forward launches a Triton kernel, and the gate follows it; after the
 class body a "tuning patch" rebinds ModelNew.forward to a function that calls torch.matmul. The
-harness builds ModelNew and calls the patched forward: the kernel the gate judged never runs."""
+harness builds ModelNew and calls the patched forward: the kernel in the class body never runs. The
+gate follows the rebinding (a statement of the module body, a function of this file) and judges the
+patched forward as the entry."""
 import torch
 import torch.nn as nn
 import triton
@@ -8,6 +10,7 @@ import triton.language as tl
 
 
 @triton.jit
+# ruleid: decoy-kernel-unlaunched
 def _scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
@@ -25,9 +28,10 @@ class ModelNew(nn.Module):
         return out
 
 
+# ruleid: forward-reaches-no-kernel
 def _tuned_forward(self, a, b):
+    # ruleid: torch-function-in-forward
     return torch.matmul(a, b)
 
 
-# ruleid: entry-class-replaced
 ModelNew.forward = _tuned_forward
