@@ -170,7 +170,9 @@ class TsCollector {
   void tensor_core_type(TSNode n);
   std::set<std::tuple<int, std::string, std::string>> tensor_core_seen_;
   bool zero(TSNode e) const;
+  bool zero_text(std::string s) const;
   void chevron(TSNode n, TSNode fn, TSNode cfg, TSNode args, const Guard& g);
+  bool macro_launches(TSNode n, const std::string& name, TSNode args, const Guard& g);
   // A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'
   // global layouts, a params struct built from data_ptr()s), a few levels deep.
   void mark_written_carried(const std::string& var, int depth);

@@ -80,6 +80,7 @@ bool TsCollector::call(TSNode n, const Guard& g) {
     chevron(n, fn, launch_cfg, args, g);
     return true;
   }
+  if (is(fn, "identifier") && macro_launches(n, str(fn), args, g)) return true;
   Call c;
   c.callee = squeeze(str(fn));
   // A call through a token-pasting macro: `MK(Create, WithFlags)(&s, flags)`.
@@ -235,14 +236,24 @@ bool TsCollector::one_element(TSNode e) const {
     e = ts_node_named_child(e, ts_node_named_child_count(e) - 1);
   if (ts_node_is_null(e)) return false;
   if (is(e, "number_literal")) return true;
+  // A number type (`float`, `int64_t`), never a tensor, a deduced type, a template or a pointer.
+  const auto number_type = [](const std::string& t) {
+    return !t.empty() && t.find("Tensor") == std::string::npos && t.find("auto") == std::string::npos &&
+           t.find("Scalar") == std::string::npos && t.find('<') == std::string::npos &&
+           t.find('*') == std::string::npos;
+  };
+  // `(float)n`, `static_cast<float>(n)`: a conversion to a number type is a number.
+  if (is(e, "cast_expression")) return number_type(squeeze(str(field(e, "type"))));
+  if (TSNode fn = field(e, "function");
+      is(e, "call_expression") && is(fn, "template_function") && str(field(fn, "name")) == "static_cast") {
+    const std::string t = squeeze(str(field(fn, "arguments")));  // "<float>"
+    return t.size() > 2 && number_type(t.substr(1, t.size() - 2));
+  }
   if (is(e, "identifier")) {
     if (one_element_.count(str(e))) return true;
     // A variable of a number type (`float scale`, `int64_t n`): never a full tensor.
     auto type = var_types_.find(str(e));
-    if (type == var_types_.end()) return false;
-    const std::string t = squeeze(type->second);
-    return t.find("Tensor") == std::string::npos && t.find("auto") == std::string::npos &&
-           t.find("Scalar") == std::string::npos && t.find('<') == std::string::npos;
+    return type != var_types_.end() && number_type(squeeze(type->second));
   }
   if (is(e, "call_expression")) {
     TSNode fn = field(e, "function");
@@ -317,8 +328,9 @@ void TsCollector::add_cast(const std::string& dtype, const std::string& via, TSN
   facts_.casts.push_back(std::move(c));
 }
 
-bool TsCollector::zero(TSNode e) const {
-  std::string s = squeeze(str(e));
+bool TsCollector::zero(TSNode e) const { return zero_text(squeeze(str(e))); }
+
+bool TsCollector::zero_text(std::string s) const {
   if (auto m = macros_.find(s); m != macros_.end() && !m->second.function_like) s = m->second.body;
   if (s == "0" || s == "0u" || s == "(0)") return true;
   if (s.rfind("dim3(0", 0) == 0 || s.rfind("{0", 0) == 0 || s.rfind("dim3{0", 0) == 0) return true;
@@ -341,6 +353,84 @@ void TsCollector::chevron(TSNode n, TSNode fn, TSNode cfg, TSNode args, const Gu
     if (mentions(a, v)) mark_written_carried(v, 0);
   finish_launch(l, n, g);
   for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) walk(ts_node_named_child(args, i), g, 0);
+}
+
+// `DISPATCH(2, 4)` where `#define DISPATCH(A, B) kern<A, B><<<grid, block, 0, stream>>>(x.data_ptr(), ...)`:
+// each chevron launch in a function-like macro's body is a launch here, with the macro's parameters
+// replaced by the invocation's arguments (Clang sees the expansion; tree-sitter only the invocation).
+bool TsCollector::macro_launches(TSNode n, const std::string& name, TSNode args, const Guard& g) {
+  auto it = macros_.find(name);
+  if (it == macros_.end() || !it->second.function_like || it->second.body.find("<<<") == std::string::npos)
+    return false;
+  const Macro& macro = it->second;
+  std::vector<std::string> values;
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i)
+    values.push_back(squeeze(str(ts_node_named_child(args, i))));
+  // The body with each parameter (a whole word) replaced by its argument; line continuations dropped.
+  std::string body;
+  for (size_t i = 0; i < macro.body.size();) {
+    const char ch = macro.body[i];
+    if (std::isalpha(static_cast<unsigned char>(ch)) || ch == '_') {
+      size_t j = i;
+      while (j < macro.body.size() && (std::isalnum(static_cast<unsigned char>(macro.body[j])) || macro.body[j] == '_'))
+        ++j;
+      const std::string word = macro.body.substr(i, j - i);
+      const auto p = std::find(macro.params.begin(), macro.params.end(), word);
+      const size_t k = static_cast<size_t>(p - macro.params.begin());
+      body += p != macro.params.end() && k < values.size() ? values[k] : word;
+      i = j;
+    } else {
+      if (ch != '\\') body += ch;
+      ++i;
+    }
+  }
+  bool found = false;
+  for (size_t at = body.find("<<<"); at != std::string::npos; at = body.find("<<<", at + 3)) {
+    // The kernel's name before `<<<`, past any template arguments.
+    size_t end = at;
+    while (end > 0 && std::isspace(static_cast<unsigned char>(body[end - 1]))) --end;
+    if (end > 0 && body[end - 1] == '>') {
+      int depth = 0;
+      while (end > 0) {
+        const char ch = body[--end];
+        if (ch == '>') ++depth;
+        if (ch == '<' && --depth == 0) break;
+      }
+    }
+    size_t start = end;
+    while (start > 0 && (std::isalnum(static_cast<unsigned char>(body[start - 1])) || body[start - 1] == '_' ||
+                         body[start - 1] == ':'))
+      --start;
+    const std::string kernel = squeeze(body.substr(start, end - start));
+    const size_t close = body.find(">>>", at);
+    if (kernel.empty() || !is_ident(std::string(last_component(kernel))) || close == std::string::npos) continue;
+    Launch l;
+    l.kind = LaunchKind::CudaChevron;
+    l.kernel = canonical(kernel);
+    const std::string config = body.substr(at + 3, close - at - 3);
+    int depth = 0;
+    size_t comma = 0;
+    for (; comma < config.size(); ++comma) {
+      if (config[comma] == '(' || config[comma] == '{') ++depth;
+      if (config[comma] == ')' || config[comma] == '}') --depth;
+      if (config[comma] == ',' && depth == 0) break;
+    }
+    l.grid = squeeze(config.substr(0, comma));
+    l.grid_empty = zero_text(l.grid);
+    if (comma < config.size()) {
+      const std::string rest = config.substr(comma + 1);
+      l.grid_empty = l.grid_empty || zero_text(squeeze(rest.substr(0, rest.find(','))));
+    }
+    // What the expansion hands the kernel is written, as at a launch written out.
+    const std::string handed = body.substr(close + 3);
+    for (const auto& [v, t] : var_types_)
+      if (mentions(handed, v)) mark_written_carried(v, 0);
+    finish_launch(l, n, g);
+    found = true;
+  }
+  if (found)
+    for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) walk(ts_node_named_child(args, i), g, 0);
+  return found;
 }
 
 // A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'

@@ -135,6 +135,58 @@ TEST(CudaFallback, TreeSitterReadsHostGlueAsClangDoes) {
   testing::expect_from_both_engines(kGlueFile, expect_glue_facts);
 }
 
+// Launches written inside a function-like macro (a dispatch over template parameters), and a mean
+// taken by dividing a one-element tensor by a converted count: read alike by both engines.
+constexpr const char* kMacroLaunchFile = R"(#include <torch/extension.h>
+template <int BLOCK>
+__global__ void scale_t(const float* x, float* y, int n) {
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) y[i] = 2.0f * x[i];
+}
+__global__ void sum_all(const float* x, float* s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(s, x[i]);
+}
+#define LAUNCH_SCALE(B) \
+  scale_t<B><<<(n + (B) - 1) / (B), B>>>(x.data_ptr<float>(), y.data_ptr<float>(), n)
+#define LAUNCH_NONE(G) sum_all<<<G, 256>>>(x.data_ptr<float>(), s.data_ptr<float>(), n)
+torch::Tensor run(torch::Tensor x, int wide) {
+  auto y = torch::empty_like(x);
+  auto s = torch::zeros({1}, x.options());
+  int n = x.numel();
+  if (wide) { LAUNCH_SCALE(256); } else { LAUNCH_SCALE(128); }
+  LAUNCH_NONE(0);
+  s.div_(static_cast<float>(n));
+  return y;
+}
+)";
+
+void expect_macro_launch_facts(const FactSet& f, const std::string& engine) {
+  int scale = 0, none = 0;
+  for (const Launch& l : f.launches) {
+    if (l.kernel.rfind("scale_t", 0) == 0) {
+      ++scale;
+      EXPECT_FALSE(l.grid_empty) << engine;
+    }
+    if (l.kernel == "sum_all") {
+      ++none;
+      EXPECT_TRUE(l.grid_empty) << engine;
+    }
+  }
+  EXPECT_EQ(scale, 2) << engine;
+  EXPECT_EQ(none, 1) << engine;
+  // The launch writes y: the return is not an unwritten torch::empty_like.
+  ASSERT_EQ(f.returns.size(), 1u) << engine;
+  EXPECT_TRUE(f.returns[0].written) << engine;
+  const Call* divide = find_call(f, "at::Tensor::div_");
+  ASSERT_NE(divide, nullptr) << engine;
+  EXPECT_TRUE(divide->scalar_operands) << engine;
+}
+
+TEST(CudaFallback, LaunchesInsideMacrosAreLaunches) {
+  testing::expect_from_both_engines(kMacroLaunchFile, expect_macro_launch_facts);
+}
+
 // What the Clang engine reads through types, the tree-sitter engine reads from syntax where it can: an
 // asm label, a dispatcher schema, `using namespace at` (directly and in a macro), a callable global that
 // starts empty. Near misses stay apart: integers under `using namespace at`, a method of an object held
