@@ -72,6 +72,8 @@ class TsCollector {
   std::map<std::string, Macro> macros_;
   std::map<std::string, std::string> namespace_alias_;
   std::map<std::string, std::string> using_decl_;  // matmul -> at::matmul
+  // `using ElementAcc = cutlass::half_t;`, `typedef __half T;`: the aliased type as written.
+  std::map<std::string, std::string> type_alias_;
   std::set<std::string> using_namespaces_;
   std::vector<int> fn_stack_;
   size_t first_function_ = facts_.functions.size();
@@ -173,6 +175,7 @@ class TsCollector {
   bool zero_text(std::string s) const;
   void chevron(TSNode n, TSNode fn, TSNode cfg, TSNode args, const Guard& g);
   bool macro_launches(TSNode n, const std::string& name, TSNode args, const Guard& g);
+  void type_conversion(TSNode n);
   // A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'
   // global layouts, a params struct built from data_ptr()s), a few levels deep.
   void mark_written_carried(const std::string& var, int depth);

@@ -317,6 +317,71 @@ void TsCollector::tensor_core_type(TSNode n) {
     if (tensor_core_seen_.emplace(current(), p.dtype, p.via).second) add_cast(p.dtype, p.via, n);
 }
 
+// A value converted to a narrower floating type by the type itself, as Clang reads a constructor of
+// that type: `cutlass::half_t(x)` (or through an alias, `ElementAcc(x)`), `static_cast<__half>(x)`,
+// `(__nv_bfloat16)x`, `__half h = x;`. A literal is a constant in that type (set-up, as for
+// __float2half(0.0f)); a value already of that type, or a call's result, is not converted here.
+void TsCollector::type_conversion(TSNode n) {
+  const auto literal = [](TSNode v) {
+    while (!ts_node_is_null(v) && ts_node_named_child_count(v) == 1 &&
+           (is(v, "unary_expression") || is(v, "parenthesized_expression") || is(v, "initializer_list")))
+      v = ts_node_named_child(v, 0);
+    return is(v, "number_literal");
+  };
+  const auto dtype_of = [&](const std::string& type) { return low_precision_dtype(canonical(squeeze(type))); };
+  // A value already of a narrow type (a variable, or an element or member of one, declared so), or one
+  // whose type the syntax cannot tell: an undeclared name, a dereference, a reinterpretation of memory.
+  const auto narrow_or_unknown = [&](TSNode v) {
+    while (!ts_node_is_null(v) &&
+           (is(v, "parenthesized_expression") || is(v, "subscript_expression") || is(v, "field_expression")))
+      v = is(v, "parenthesized_expression") ? ts_node_named_child(v, 0) : field(v, "argument");
+    if (ts_node_is_null(v) || is(v, "pointer_expression") || str(v).find("reinterpret_cast") != std::string::npos)
+      return true;
+    if (!is(v, "identifier")) return false;
+    auto known = var_types_.find(str(v));
+    return known == var_types_.end() || dtype_of(known->second).has_value();
+  };
+  if (is(n, "cast_expression")) {
+    if (auto dt = dtype_of(str(field(n, "type")))) add_cast(*dt, "type", n, literal(field(n, "value")));
+    return;
+  }
+  if (is(n, "call_expression")) {
+    TSNode fn = field(n, "function");
+    const std::vector<TSNode> args = named_children(field(n, "arguments"));
+    if (args.empty()) return;
+    std::optional<std::string> dt;
+    if (is(fn, "identifier") || is(fn, "qualified_identifier") || is(fn, "type_identifier")) {
+      if (!macros_.count(str(fn))) dt = dtype_of(str(fn));
+    } else if (is(fn, "template_function") && str(field(fn, "name")) == "static_cast") {
+      const std::string t = squeeze(str(field(fn, "arguments")));  // "<__half>"
+      if (t.size() > 2) dt = dtype_of(t.substr(1, t.size() - 2));
+    }
+    // `bf16 (*rows)[N] = ...` parses as an assignment to a call: a declaration, not a conversion.
+    TSNode up = ts::parent(n);
+    while (is(up, "subscript_expression") || is(up, "parenthesized_expression")) up = ts::parent(up);
+    const bool assigned = is(up, "assignment_expression") &&
+                          ts_node_start_byte(field(up, "left")) <= ts_node_start_byte(n) &&
+                          ts_node_end_byte(n) <= ts_node_end_byte(field(up, "left"));
+    if (dt && !assigned && !std::all_of(args.begin(), args.end(), narrow_or_unknown))
+      add_cast(*dt, "type", n, std::all_of(args.begin(), args.end(), literal));
+    return;
+  }
+  // A declaration of a variable of the type, initialised from another value.
+  const auto dt = dtype_of(str(field(n, "type")));
+  if (!dt) return;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    TSNode d = ts_node_named_child(n, i);
+    if (!is(d, "init_declarator") || !is(field(d, "declarator"), "identifier")) continue;
+    TSNode value = field(d, "value");
+    while (is(value, "initializer_list") && ts_node_named_child_count(value) == 1)
+      value = ts_node_named_child(value, 0);
+    if (ts_node_is_null(value) || is(value, "initializer_list") || is(value, "call_expression") ||
+        is(value, "cast_expression") || narrow_or_unknown(value))
+      continue;
+    add_cast(*dt, "type", d, literal(value));
+  }
+}
+
 void TsCollector::add_cast(const std::string& dtype, const std::string& via, TSNode n, bool setup) {
   Cast c;
   c.to_dtype = dtype;

@@ -77,6 +77,11 @@ void TsCollector::collect_preamble(TSNode n, int depth) {
   } else if (t == "function_definition") {
     TSNode name = function_name_node(field(n, "declarator"));
     if (!ts_node_is_null(name)) defined_functions_.insert(std::string(last_component(squeeze(str(name)))));
+  } else if (t == "alias_declaration") {
+    type_alias_[str(field(n, "name"))] = squeeze(str(field(n, "type")));
+  } else if (t == "type_definition") {
+    TSNode declarator = field(n, "declarator");
+    if (is(declarator, "type_identifier")) type_alias_[str(declarator)] = squeeze(str(field(n, "type")));
   } else if (t == "using_declaration") {
     std::string s = squeeze(str(n));  // "usingnamespaceat;" or "usingat::matmul;"
     if (s.rfind("usingnamespace", 0) == 0) {
@@ -99,6 +104,13 @@ std::string TsCollector::canonical(std::string q) const {
     auto a = namespace_alias_.find(head);
     if (a != namespace_alias_.end()) q = a->second + q.substr(p);
   } else {
+    // A type alias chain (`using Acc = Elem; using Elem = cutlass::half_t;`), a few steps deep.
+    for (int step = 0; step < 8; ++step) {
+      auto a = type_alias_.find(q);
+      if (a == type_alias_.end() || a->second == q) break;
+      q = a->second;
+      if (q.rfind("::", 0) == 0) q = q.substr(2);
+    }
     if (auto u = using_decl_.find(q); u != using_decl_.end())
       q = u->second;
     else if (auto m = macros_.find(q); m != macros_.end() && !m->second.function_like && is_ident(m->second.body))
@@ -234,6 +246,7 @@ void TsCollector::walk(TSNode n, Guard g, int depth) {
     function_value(n, g);
   if (t == "binary_expression" || t == "assignment_expression") tensor_operator(n, g);
   if (t == "declaration") declaration(n);
+  if (t == "declaration" || t == "cast_expression" || t == "call_expression") type_conversion(n);
   if (t == "template_type" || t == "type_identifier" || t == "identifier") tensor_core_type(n);
   if (t == "assignment_expression") assignment(n);
   if (t == "return_statement" && current() >= 0) returns_.push_back({n, str(n)});

@@ -103,5 +103,49 @@ TEST(CudaPrecision, TreeSitterReadsTensorCoreTypesAsClangDoes) {
   testing::expect_from_both_engines(kTensorCoreFile, expect_tensor_core_facts);
 }
 
+// Conversions that a narrower type makes by itself: a functional cast through an alias chain,
+// static_cast, a C cast and a declaration. A value already of that type converts nothing.
+constexpr const char* kTypeConversionFile = R"(#include <torch/extension.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+using Element = __half;
+using ElementInput = Element;
+typedef __nv_bfloat16 Narrow;
+__global__ void convert(const float* x, __half* h, __nv_bfloat16* b, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float v = x[i];
+  __half a = ElementInput(v);
+  __half c = static_cast<__half>(v);
+  Narrow d = (Narrow)v;
+  __half e = v;
+  __half f = a;
+  h[i] = f;
+  h[n + i] = c;
+  h[2 * n + i] = e;
+  b[i] = d;
+}
+)";
+
+void expect_type_conversion_facts(const FactSet& f, const std::string& engine) {
+  std::vector<std::string> casts;
+  for (const auto& c : f.casts)
+    if (!c.setup) casts.push_back(c.via + " " + c.to_dtype + " line " + std::to_string(c.span.line));
+  std::sort(casts.begin(), casts.end());
+  const auto line = [](const char* needle) { return std::to_string(line_of(kTypeConversionFile, needle)); };
+  std::vector<std::string> want = {
+      "type torch.float16 line " + line("__half a ="),
+      "type torch.float16 line " + line("__half c ="),
+      "type torch.bfloat16 line " + line("Narrow d ="),
+      "type torch.float16 line " + line("__half e ="),
+  };
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(casts, want) << engine;
+}
+
+TEST(CudaPrecision, TreeSitterReadsTypeConversionsAsClangDoes) {
+  testing::expect_from_both_engines(kTypeConversionFile, expect_type_conversion_facts);
+}
+
 }  // namespace
 }  // namespace kgate::cuda
