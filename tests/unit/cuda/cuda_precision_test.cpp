@@ -77,13 +77,21 @@ torch::Tensor sometimes(torch::Tensor x, bool flag) {
 }
 )";
 
-void expect_tensor_core_facts(const FactSet& f, const std::string& engine) {
+// "<function> <via> <dtype> line <n>" for each conversion (set-up ones too when asked), sorted.
+std::vector<std::string> cast_lines(const FactSet& f, bool with_function, bool with_setup) {
   std::vector<std::string> casts;
   for (const auto& c : f.casts) {
+    if (c.setup && !with_setup) continue;
     const std::string fn = c.function < 0 ? "<module>" : f.functions[c.function].qualname;
-    casts.push_back(fn + " " + c.via + " " + c.to_dtype + " line " + std::to_string(c.span.line));
+    casts.push_back((with_function ? fn + " " : "") + c.via + " " + c.to_dtype + " line " +
+                    std::to_string(c.span.line));
   }
   std::sort(casts.begin(), casts.end());
+  return casts;
+}
+
+void expect_tensor_core_facts(const FactSet& f, const std::string& engine) {
+  const std::vector<std::string> casts = cast_lines(f, true, true);
   const auto line = [](const char* needle) { return std::to_string(line_of(kTensorCoreFile, needle)); };
   std::vector<std::string> want = {
       "<module> mma-atom-operand torch.bfloat16 line " + line("using Atom"),
@@ -128,10 +136,7 @@ __global__ void convert(const float* x, __half* h, __nv_bfloat16* b, int n) {
 )";
 
 void expect_type_conversion_facts(const FactSet& f, const std::string& engine) {
-  std::vector<std::string> casts;
-  for (const auto& c : f.casts)
-    if (!c.setup) casts.push_back(c.via + " " + c.to_dtype + " line " + std::to_string(c.span.line));
-  std::sort(casts.begin(), casts.end());
+  const std::vector<std::string> casts = cast_lines(f, false, false);
   const auto line = [](const char* needle) { return std::to_string(line_of(kTypeConversionFile, needle)); };
   std::vector<std::string> want = {
       "type torch.float16 line " + line("__half a ="),
