@@ -124,7 +124,8 @@ struct Call {
   bool graph_refreshed = false;
   bool graph_key = false;  // an identity call (x.data_ptr(), id(x)) that keys a refreshed replay
   // Arithmetic whose tensor operands each hold one element (a loss the kernel summed, divided by N):
-  // glue, not compute.
+  // glue, not compute. Python: a torch call on a tensor made from host values, every operand a host
+  // value (torch.prod(torch.tensor(self.normalized_shape))).
   bool scalar_operands = false;
   // The function of this file a wrapper call hands on (torch.compile(f), functools.partial(f, ...)).
   int wrapped_function = -1;

@@ -322,4 +322,95 @@ bool Extractor::kernel_body(int scope) const {
   return false;
 }
 
+// A value the host holds and no input's data feeds: a number or a tuple of them, a shape (x.shape,
+// x.size(1), len(x), x.numel()), a constructor argument kept on self (`self.normalized_shape`, set from
+// __init__'s parameter), and a tensor made from such values (torch.tensor(shape)). An input's values
+// read back to the host (x.tolist(), x.item()) are not.
+bool Extractor::host_value(TSNode e, int scope, int depth) {
+  if (ts_node_is_null(e) || depth > 6) return false;
+  const std::string_view t = ts::type(e);
+  if (t == "integer" || t == "float" || t == "true" || t == "false" || t == "none") return true;
+  if (t == "parenthesized_expression") return host_value(ts::named_child(e, 0), scope, depth + 1);
+  if (t == "tuple" || t == "list" || t == "binary_operator" || t == "unary_operator") {
+    for (uint32_t i = 0; i < ts::named_count(e); ++i)
+      if (!host_value(ts::named_child(e, i), scope, depth + 1)) return false;
+    return ts::named_count(e) > 0;
+  }
+  if (t == "subscript") return host_value(ts::field(e, "value"), scope, depth + 1);
+  if (t == "call") {
+    TSNode fn = ts::field(e, "function");
+    TSNode args = ts::field(e, "arguments");
+    const auto all_args = [&] {
+      for (uint32_t i = 0; i < ts::named_count(args); ++i)
+        if (!host_value(ts::named_child(args, i), scope, depth + 1)) return false;
+      return true;
+    };
+    // x.size(1), x.dim(), x.numel(): the shape of anything.
+    if (ts::is(fn, "attribute")) {
+      const std::string_view m = ts::text(ts::field(fn, "attribute"), src_);
+      if (m == "size" || m == "dim" || m == "ndimension" || m == "numel" || m == "stride" || m == "element_size")
+        return all_args();
+    }
+    const Value callee = eval(fn, scope);
+    if (callee.k != Value::K::Path) return false;
+    if (callee.path == "builtins.len") return true;
+    const bool conversion = callee.path == "builtins.int" || callee.path == "builtins.float" ||
+                            callee.path == "builtins.tuple" || callee.path == "builtins.list" ||
+                            callee.path.rfind("math.", 0) == 0;
+    const bool maker = callee.path == "torch.tensor" || callee.path == "torch.as_tensor" || callee.path == "torch.Size";
+    // torch.prod(torch.tensor(shape)): a result computed from host values only is one too.
+    if (callee.path.rfind("torch.", 0) == 0 && !maker && host_operands(e, scope, depth + 1)) return true;
+    return (conversion || maker) && ts::named_count(args) > 0 &&
+           (maker ? host_value(positional_arg(args, 0), scope, depth + 1) : all_args());
+  }
+  if (t == "identifier") {
+    const std::string name(ts::text(e, src_));
+    const Found f = find_name(name, scope);
+    // A constructor's parameter (get_init_inputs' numbers), unless annotated as a tensor.
+    const int fn = f.k == Found::K::Param ? scopes_[f.scope].function : -1;
+    return fn >= 0 && facts_.functions[fn].name == "__init__" && param_kind(f.scope, name) != TensorKind::Yes;
+  }
+  if (t == "attribute") {
+    TSNode object = ts::field(e, "object");
+    const std::string_view attr = ts::text(ts::field(e, "attribute"), src_);
+    if (attr == "shape" || attr == "ndim") return true;
+    const Value owner = eval(object, scope);
+    if (owner.k != Value::K::Self || owner.index < 0) return false;
+    auto it = classes_[owner.index].self_attrs.find(std::string(attr));
+    if (it == classes_[owner.index].self_attrs.end() || it->second.empty()) return false;
+    for (const Binding& b : it->second)
+      if (!host_value(b.expr, b.scope, depth + 1)) return false;
+    return true;
+  }
+  return false;
+}
+
+// Python's Call::scalar_operands: a torch call that computes on a tensor made from host values, all
+// of whose operands (the receiver of a method, and every positional argument) are host values, such
+// as torch.prod(torch.tensor(self.normalized_shape)) and the .item() of that. A call with no such
+// tensor among its operands (torch.randn(shape)) makes a tensor, it does not compute on one: not this.
+bool Extractor::host_operands(TSNode call, int scope, int depth) {
+  if (depth > 6) return false;
+  TSNode fn = ts::field(call, "function");
+  std::vector<TSNode> operands;
+  if (ts::is(fn, "attribute") && eval(fn, scope).receiver != ReceiverKind::Module)
+    operands.push_back(ts::field(fn, "object"));
+  TSNode args = ts::field(call, "arguments");
+  for (uint32_t i = 0; i < ts::named_count(args); ++i) {
+    TSNode a = ts::named_child(args, i);
+    if (ts::is(a, "keyword_argument") || ts::is(a, "comment")) continue;
+    operands.push_back(a);
+  }
+  // Made from host values: by torch.tensor/as_tensor, or computed from such a tensor alone.
+  const auto made_from_host = [&](TSNode o) {
+    while (ts::is(o, "parenthesized_expression")) o = ts::named_child(o, 0);
+    if (!ts::is(o, "call")) return false;
+    const Value maker = eval(ts::field(o, "function"), scope);
+    return maker.k == Value::K::Path && (maker.path == "torch.tensor" || maker.path == "torch.as_tensor" ||
+                                         (maker.path.rfind("torch.", 0) == 0 && host_operands(o, scope, depth + 1)));
+  };
+  return std::any_of(operands.begin(), operands.end(), made_from_host) &&
+         std::all_of(operands.begin(), operands.end(), [&](TSNode o) { return host_value(o, scope, depth + 1); });
+}
+
 }  // namespace kgate::python::detail

@@ -50,6 +50,7 @@ def _reference_never_called(a, b):
 class ModelNew(nn.Module):
     def __init__(self, n):
         super().__init__()
+        self.shape = (n, n)
         # ok: torch-function-in-forward
         self.weight = nn.Parameter(torch.randn(n, n))
         # ok: torch-function-in-forward
@@ -69,6 +70,14 @@ class ModelNew(nn.Module):
         # The reference's layer parameters handed to a kernel are tensors, not module calls.
         # ok: torch-function-in-forward
         self.ext.scale(self.fc.weight.contiguous(), self.fc.bias.contiguous())
+        # A reduction over a tensor made from host numbers (the constructor's shape) is set-up glue;
+        # over one made from an input's values it is the task's work.
+        # ok: torch-function-in-forward
+        count = int(torch.prod(torch.tensor(self.shape)).item())
+        # ruleid: torch-function-in-forward
+        total = torch.sum(torch.tensor(a.tolist())) / count
+        # ruleid: torch-function-in-forward
+        noise = torch.randn(self.shape)
         # ruleid: torch-function-in-forward
         y = torch.mm(out, self.weight)
         # ruleid: torch-function-in-forward
