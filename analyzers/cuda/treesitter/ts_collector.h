@@ -175,6 +175,8 @@ class TsCollector {
   bool zero_text(std::string s) const;
   void chevron(TSNode n, TSNode fn, TSNode cfg, TSNode args, const Guard& g);
   bool macro_launches(TSNode n, const std::string& name, TSNode args, const Guard& g);
+  std::string substitute_params(const Macro& macro, TSNode args) const;
+  std::optional<std::string> static_cast_type(TSNode e) const;
   void type_conversion(TSNode n);
   // A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'
   // global layouts, a params struct built from data_ptr()s), a few levels deep.

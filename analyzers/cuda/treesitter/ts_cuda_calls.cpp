@@ -230,6 +230,16 @@ void TsCollector::tensor_operator(TSNode n, const Guard& g) {
   facts_.calls.push_back(std::move(c));
 }
 
+// The target type of `static_cast<T>(x)` as written ("float"); nullopt for any other expression.
+std::optional<std::string> TsCollector::static_cast_type(TSNode e) const {
+  TSNode fn = field(e, "function");
+  if (!is(e, "call_expression") || !is(fn, "template_function") || str(field(fn, "name")) != "static_cast")
+    return std::nullopt;
+  const std::string t = squeeze(str(field(fn, "arguments")));  // "<float>"
+  if (t.size() <= 2) return std::nullopt;
+  return t.substr(1, t.size() - 2);
+}
+
 bool TsCollector::one_element(TSNode e) const {
   while (!ts_node_is_null(e) && (is(e, "parenthesized_expression") || is(e, "unary_expression")) &&
          ts_node_named_child_count(e) > 0)
@@ -244,11 +254,7 @@ bool TsCollector::one_element(TSNode e) const {
   };
   // `(float)n`, `static_cast<float>(n)`: a conversion to a number type is a number.
   if (is(e, "cast_expression")) return number_type(squeeze(str(field(e, "type"))));
-  if (TSNode fn = field(e, "function");
-      is(e, "call_expression") && is(fn, "template_function") && str(field(fn, "name")) == "static_cast") {
-    const std::string t = squeeze(str(field(fn, "arguments")));  // "<float>"
-    return t.size() > 2 && number_type(t.substr(1, t.size() - 2));
-  }
+  if (auto t = static_cast_type(e)) return number_type(*t);
   if (is(e, "identifier")) {
     if (one_element_.count(str(e))) return true;
     // A variable of a number type (`float scale`, `int64_t n`): never a full tensor.
@@ -352,9 +358,8 @@ void TsCollector::type_conversion(TSNode n) {
     std::optional<std::string> dt;
     if (is(fn, "identifier") || is(fn, "qualified_identifier") || is(fn, "type_identifier")) {
       if (!macros_.count(str(fn))) dt = dtype_of(str(fn));
-    } else if (is(fn, "template_function") && str(field(fn, "name")) == "static_cast") {
-      const std::string t = squeeze(str(field(fn, "arguments")));  // "<__half>"
-      if (t.size() > 2) dt = dtype_of(t.substr(1, t.size() - 2));
+    } else if (auto t = static_cast_type(n)) {
+      dt = dtype_of(*t);
     }
     // `bf16 (*rows)[N] = ...` parses as an assignment to a call: a declaration, not a conversion.
     TSNode up = ts::parent(n);
@@ -427,28 +432,10 @@ bool TsCollector::macro_launches(TSNode n, const std::string& name, TSNode args,
   auto it = macros_.find(name);
   if (it == macros_.end() || !it->second.function_like || it->second.body.find("<<<") == std::string::npos)
     return false;
-  const Macro& macro = it->second;
-  std::vector<std::string> values;
-  for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i)
-    values.push_back(squeeze(str(ts_node_named_child(args, i))));
-  // The body with each parameter (a whole word) replaced by its argument; line continuations dropped.
+  // The expansion, line continuations dropped.
   std::string body;
-  for (size_t i = 0; i < macro.body.size();) {
-    const char ch = macro.body[i];
-    if (std::isalpha(static_cast<unsigned char>(ch)) || ch == '_') {
-      size_t j = i;
-      while (j < macro.body.size() && (std::isalnum(static_cast<unsigned char>(macro.body[j])) || macro.body[j] == '_'))
-        ++j;
-      const std::string word = macro.body.substr(i, j - i);
-      const auto p = std::find(macro.params.begin(), macro.params.end(), word);
-      const size_t k = static_cast<size_t>(p - macro.params.begin());
-      body += p != macro.params.end() && k < values.size() ? values[k] : word;
-      i = j;
-    } else {
-      if (ch != '\\') body += ch;
-      ++i;
-    }
-  }
+  for (char ch : substitute_params(it->second, args))
+    if (ch != '\\') body += ch;
   bool found = false;
   for (size_t at = body.find("<<<"); at != std::string::npos; at = body.find("<<<", at + 3)) {
     // The kernel's name before `<<<`, past any template arguments.

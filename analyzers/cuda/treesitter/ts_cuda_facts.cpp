@@ -121,15 +121,13 @@ std::string TsCollector::canonical(std::string q) const {
   return q;
 }
 
-// `MK(Create, WithFlags)` with `#define MK(a, b) cudaStream##a##b` -> "cudaStreamCreateWithFlags".
-std::optional<std::string> TsCollector::expand_pasting(const std::string& name, TSNode args) const {
-  auto it = macros_.find(name);
-  if (it == macros_.end() || !it->second.function_like || it->second.body.find("##") == std::string::npos)
-    return std::nullopt;
+// A function-like macro's body with each parameter (a whole word) replaced by the invocation's
+// argument as written.
+std::string TsCollector::substitute_params(const Macro& macro, TSNode args) const {
   std::vector<std::string> values;
   for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i)
     values.push_back(squeeze(str(ts_node_named_child(args, i))));
-  std::string body = it->second.body;
+  const std::string& body = macro.body;
   std::string out;
   size_t i = 0;
   while (i < body.size()) {
@@ -137,15 +135,24 @@ std::optional<std::string> TsCollector::expand_pasting(const std::string& name, 
       size_t j = i;
       while (j < body.size() && (std::isalnum(static_cast<unsigned char>(body[j])) || body[j] == '_')) ++j;
       std::string word = body.substr(i, j - i);
-      auto p = std::find(it->second.params.begin(), it->second.params.end(), word);
-      out += p != it->second.params.end() && static_cast<size_t>(p - it->second.params.begin()) < values.size()
-                 ? values[p - it->second.params.begin()]
+      auto p = std::find(macro.params.begin(), macro.params.end(), word);
+      out += p != macro.params.end() && static_cast<size_t>(p - macro.params.begin()) < values.size()
+                 ? values[p - macro.params.begin()]
                  : word;
       i = j;
     } else {
       out += body[i++];
     }
   }
+  return out;
+}
+
+// `MK(Create, WithFlags)` with `#define MK(a, b) cudaStream##a##b` -> "cudaStreamCreateWithFlags".
+std::optional<std::string> TsCollector::expand_pasting(const std::string& name, TSNode args) const {
+  auto it = macros_.find(name);
+  if (it == macros_.end() || !it->second.function_like || it->second.body.find("##") == std::string::npos)
+    return std::nullopt;
+  const std::string out = substitute_params(it->second, args);
   std::string pasted;
   for (size_t k = 0; k < out.size(); ++k) {
     if (out.compare(k, 2, "##") == 0) {
