@@ -422,13 +422,22 @@ Table output_table() {
   };
 }
 
+Table input_table() {
+  return {
+      {"name", [](const FactSet& f, size_t i) { return s(f.inputs[i].name); }},
+      {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.inputs[i].function)); }},
+      {"read", [](const FactSet& f, size_t i) { return b(f.inputs[i].read); }},
+      {"reachable", [](const FactSet& f, size_t i) { return b(f.inputs[i].reachable); }},
+  };
+}
+
 struct Tables {
-  std::array<Table, 15> by_kind;
-  std::array<std::vector<std::string>, 15> names;
+  std::array<Table, 16> by_kind;
+  std::array<std::vector<std::string>, 16> names;
   Tables() {
-    by_kind = {call_table(),   launch_table(),   import_table(),    write_table(),  name_table(),
-               global_table(), handler_table(),  class_table(),     cast_table(),   return_table(),
-               string_table(), function_table(), extension_table(), module_table(), output_table()};
+    by_kind = {call_table(),      launch_table(), import_table(), write_table(),  name_table(),   global_table(),
+               handler_table(),   class_table(),  cast_table(),   return_table(), string_table(), function_table(),
+               extension_table(), module_table(), output_table(), input_table()};
     for (size_t k = 0; k < by_kind.size(); ++k)
       for (const auto& [name, getter] : by_kind[k]) names[k].push_back(name);
   }
@@ -439,9 +448,9 @@ const Tables& tables() {
   return t;
 }
 
-constexpr std::array<std::string_view, 15> kKindNames = {"call",   "launch",   "import",    "write",  "name",
-                                                         "global", "handler",  "class",     "cast",   "return",
-                                                         "string", "function", "extension", "module", "output"};
+constexpr std::array<std::string_view, 16> kKindNames = {
+    "call", "launch", "import", "write",    "name",      "global", "handler", "class",
+    "cast", "return", "string", "function", "extension", "module", "output",  "input"};
 
 }  // namespace
 
@@ -493,6 +502,8 @@ size_t fact_count(const FactSet& f, FactKind kind) {
       return f.modules.size();
     case FactKind::Output:
       return f.outputs.size();
+    case FactKind::Input:
+      return f.inputs.size();
   }
   return 0;
 }
@@ -535,6 +546,8 @@ Span fact_span(const FactSet& f, FactKind kind, size_t i) {
       return f.modules[i].span;
     case FactKind::Output:
       return f.outputs[i].span;
+    case FactKind::Input:
+      return f.inputs[i].span;
   }
   return {};
 }

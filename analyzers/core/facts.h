@@ -302,6 +302,19 @@ struct OutputParam {
   Span span;  // the entry function's name
 };
 
+// A tensor input of a harness entry (forward's parameters after self; an entry function's parameters
+// annotated torch.Tensor), with no default and not an output. read: some use of it, or of a name bound
+// to it, takes its data: anything but its metadata (x.shape, x.size(), x.dtype, x.device, len(x)), a
+// shape assertion (assert_size_stride), `del`, or a parameter of a helper of this file that does not
+// read it in turn. An entry whose output never depends on an input's values computes something else.
+struct InputParam {
+  std::string name;
+  int function = -1;
+  bool read = false;
+  bool reachable = false;
+  Span span;  // the parameter
+};
+
 struct StringConst {
   std::string value;
   int function = -1;
@@ -356,6 +369,7 @@ struct FactSet {
   std::vector<StringConst> strings;
   std::vector<Extension> extensions;
   std::vector<OutputParam> outputs;
+  std::vector<InputParam> inputs;
   int entry = -1;            // the harness's main entry (ModelNew.forward, custom_kernel, solve)
   std::vector<int> entries;  // every entry point (forward, __call__, entry functions)
   // Every module-level binding of the entry's name (class or def statements, assignments), in source
@@ -406,7 +420,8 @@ enum class FactKind {
   Function,
   Extension,
   Module,
-  Output
+  Output,
+  Input
 };
 std::optional<FactKind> parse_fact_kind(std::string_view name);
 std::string_view to_string(FactKind kind);

@@ -40,7 +40,7 @@ nlohmann::json facts_to_json(const FactSet& facts) {
                        {"bytes", m.text.size()},
                        {"extension", m.extension}});
   out["modules"] = modules;
-  for (int k = 0; k <= static_cast<int>(FactKind::Output); ++k) {
+  for (int k = 0; k <= static_cast<int>(FactKind::Input); ++k) {
     auto kind = static_cast<FactKind>(k);
     nlohmann::json list = nlohmann::json::array();
     for (size_t i = 0; i < fact_count(facts, kind); ++i) {

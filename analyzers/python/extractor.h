@@ -238,6 +238,13 @@ class Extractor {
                           std::vector<FactSet::EntryDefinition>& out) const;
   bool is_output_param(const std::string& name, int scope) const;
   void finish_outputs();
+  // Entry inputs and whether their data is read (extract_inputs.cpp).
+  using ReadVisits = std::set<std::pair<int, std::string>>;
+  void finish_inputs();
+  bool name_read(int fi, const std::string& name, int depth, ReadVisits& seen);
+  bool data_use(TSNode id, int fi, int scope, int depth, ReadVisits& seen);
+  bool argument_read(TSNode call, TSNode arg, int element, int scope, int depth, ReadVisits& seen);
+  bool element_read(int fi, const std::string& list, size_t element, int depth, ReadVisits& seen);
   struct AttributeHooks {
     bool getattr = false;
     bool getattribute = false;

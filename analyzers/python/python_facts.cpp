@@ -36,6 +36,7 @@ void Extractor::run(TSNode root) {
   decide_format();
   mark_harness_imports();
   finish_outputs();
+  finish_inputs();
   finish_param_writes();
   finish_launch_arguments();
 }

@@ -14,7 +14,7 @@ namespace {
 constexpr FactKind kKinds[] = {FactKind::Call,      FactKind::Launch, FactKind::Import,  FactKind::Write,
                                FactKind::Name,      FactKind::Global, FactKind::Handler, FactKind::Class,
                                FactKind::Cast,      FactKind::Return, FactKind::String,  FactKind::Function,
-                               FactKind::Extension, FactKind::Module, FactKind::Output};
+                               FactKind::Extension, FactKind::Module, FactKind::Output,  FactKind::Input};
 
 // One default fact of every kind: the field tables read their value types from it.
 FactSet sample() {
@@ -34,6 +34,7 @@ FactSet sample() {
   f.extensions.emplace_back();
   f.modules.emplace_back();
   f.outputs.emplace_back();
+  f.inputs.emplace_back();
   return f;
 }
 

@@ -285,6 +285,57 @@ TEST_F(HarnessPipeline, OutputArgumentMustBeWritten) {
   EXPECT_TRUE(rules_of(mutation).count("input-mutation"));
 }
 
+// input-never-read judges the tensor inputs each profile names: annotated entry-function parameters
+// (output-argument), the kept Model's forward (model-entry), and a rebound entry's parameters after the
+// instance; not the sizes an entry may take from its tensors instead.
+TEST_F(HarnessPipeline, InputsMustBeRead) {
+  const std::string kernel =
+      "import torch\nimport torch.nn as nn\nimport triton\nimport triton.language as tl\n\n"
+      "@triton.jit\ndef _k(x, y, n, B: tl.constexpr):\n"
+      "    o = tl.program_id(0) * B + tl.arange(0, B)\n"
+      "    tl.store(y + o, tl.load(x + o, mask=o < n), mask=o < n)\n\n";
+  const auto analyze = [&](const std::string& body) { return analyze_source("s.py", kernel + body, context); };
+  const std::string solve = "def solve(input: torch.Tensor, output: torch.Tensor, n: int, m):\n";
+  const FileResult reads =
+      analyze(solve + "    _k[(triton.cdiv(input.numel(), 256),)](input, output, input.numel(), B=256)\n");
+  EXPECT_EQ(reads.harness, "output-argument");
+  EXPECT_EQ(reads.verdict, "pass") << (reads.findings.empty() ? "" : reads.findings.front().rule);
+  const FileResult shape_only =
+      analyze(solve + "    _k[(triton.cdiv(n, 256),)](output, output, input.shape[0], B=256)\n");
+  EXPECT_TRUE(rules_of(shape_only).count("input-never-read"));
+
+  const std::string model =
+      "class Model(nn.Module):\n    def forward(self, x):\n        y = torch.empty(x.shape, device=x.device)\n"
+      "        _k[(1,)]({}, y, y.numel(), B=256)\n        return y\n\n"
+      "def get_inputs():\n    return [torch.randn(256)]\n";
+  const auto with = [&](const std::string& arg) {
+    std::string text = model;
+    return text.replace(text.find("{}"), 2, arg);
+  };
+  const FileResult model_reads = analyze(with("x"));
+  EXPECT_EQ(model_reads.harness, "model-entry");
+  EXPECT_FALSE(rules_of(model_reads).count("input-never-read"));
+  EXPECT_TRUE(rules_of(analyze(with("y"))).count("input-never-read"));
+
+  const std::string rebound =
+      "def _forward(module, x):\n    y = torch.empty_like({})\n    _k[(1,)](x, y, y.numel(), B=256)\n"
+      "    return y\n\nclass ModelNew(nn.Module):\n    pass\n\nModelNew.forward = _forward\n";
+  std::string unread = rebound;
+  unread.replace(unread.find("{}"), 2, "module.w");
+  unread.replace(unread.find("](x,"), 4, "](y,");
+  std::string read = rebound;
+  read.replace(read.find("{}"), 2, "x");
+  const FileResult rebound_reads = analyze(read);
+  EXPECT_FALSE(rules_of(rebound_reads).count("input-never-read")) << rebound_reads.verdict;
+  const FileResult rebound_unread = analyze(unread);
+  ASSERT_TRUE(rules_of(rebound_unread).count("input-never-read"));
+  for (const Diagnostic& f : rebound_unread.findings) {
+    if (f.rule == "input-never-read") {
+      EXPECT_NE(f.message.find("input x"), std::string::npos) << f.message;
+    }
+  }
+}
+
 TEST_F(HarnessPipeline, SiblingSourcesAreReadAndMissingOnesUnresolved) {
   ScratchDir dir;
   dir.write("k.cu", "__global__ void k(float* y) { y[0] = 1.f; }\n");

@@ -39,7 +39,7 @@ std::string host(const std::string& imports, const std::string& init, const std:
          "    def __init__(self):\n"
          "        super().__init__()\n" +
          (init.empty() ? "" : "        " + init + "\n") +
-         "\n    def forward(self, x, w):\n"
+         "\n    def forward(self, x, w=None):\n"
          "        return " +
          body + "\n";
 }

@@ -1,0 +1,230 @@
+// Entry inputs whose data nothing reads (InputParam): forward(self, x) that only looks at x.shape, or
+// hands x to a helper of this file that only asserts its size and stride, computes something else.
+#include <algorithm>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <utility>
+
+#include "analyzers/python/extractor.h"
+#include "analyzers/treesitter/ts_node.h"
+
+namespace kgate::python::detail {
+
+namespace {
+
+constexpr int kMaxReadDepth = 8;
+
+// Attributes and methods that read a tensor's metadata, never its elements.
+bool metadata_attribute(std::string_view name) {
+  static const std::unordered_set<std::string_view> names = {"shape",
+                                                             "size",
+                                                             "dtype",
+                                                             "device",
+                                                             "ndim",
+                                                             "dim",
+                                                             "numel",
+                                                             "stride",
+                                                             "is_cuda",
+                                                             "layout",
+                                                             "element_size",
+                                                             "nelement",
+                                                             "is_contiguous",
+                                                             "get_device",
+                                                             "names",
+                                                             "is_complex",
+                                                             "is_floating_point",
+                                                             "requires_grad",
+                                                             "storage_offset"};
+  return names.count(name) > 0;
+}
+
+// Functions whose argument they only inspect: its length, type, identity, or an assertion on its size
+// and stride (Inductor's assert_size_stride, added by its test harness to every generated call).
+bool metadata_function(std::string_view name) {
+  static const std::unordered_set<std::string_view> names = {
+      "len", "isinstance", "type", "id", "assert_size_stride", "assert_alignment", "hasattr", "callable"};
+  return names.count(name) > 0;
+}
+
+// Builtins through which a function can read its own locals by name: every parameter is read then.
+bool reads_locals_by_name(std::string_view name) {
+  return name == "locals" || name == "vars" || name == "eval" || name == "exec" || name == "globals";
+}
+
+std::string_view callee_name(TSNode fn, std::string_view src) {
+  if (ts::is(fn, "identifier")) return ts::text(fn, src);
+  if (ts::is(fn, "attribute")) return ts::text(ts::field(fn, "attribute"), src);
+  return {};
+}
+
+// Where a stored name sits: the left side of an assignment (x = ..., a, b = ...), a for target, del.
+bool store_position(TSNode id) {
+  for (TSNode n = id, p = ts::parent(id); !ts_node_is_null(p); n = p, p = ts::parent(p)) {
+    if (ts::is(p, "pattern_list") || ts::is(p, "tuple_pattern") || ts::is(p, "list_pattern")) continue;
+    if (ts::is(p, "assignment") || ts::is(p, "augmented_assignment"))
+      return ts_node_eq(ts::field(p, "left"), n) && !ts::is(p, "augmented_assignment");
+    if (ts::is(p, "for_statement")) return ts_node_eq(ts::field(p, "left"), n);
+    return ts::is(p, "delete_statement") || (ts::is(p, "expression_list") && ts::is(ts::parent(p), "delete_statement"));
+  }
+  return false;
+}
+
+// An identifier that stands for a variable: not the name of an attribute (self.x) or a keyword (f(x=v)).
+bool names_variable(TSNode id) {
+  const TSNode parent = ts::parent(id);
+  if (ts::is(parent, "attribute")) return !ts_node_eq(ts::field(parent, "attribute"), id);
+  if (ts::is(parent, "keyword_argument")) return !ts_node_eq(ts::field(parent, "name"), id);
+  return true;
+}
+
+// The index of a plain positional argument in its argument list, or -1 (a keyword or after a splat).
+int positional_index(TSNode args, TSNode arg) {
+  int i = 0;
+  for (TSNode a : ts::named_children(args)) {
+    if (ts::is(a, "list_splat") || ts::is(a, "dictionary_splat")) return -1;
+    if (ts_node_eq(a, arg)) return i;
+    if (ts::is(a, "keyword_argument")) continue;
+    ++i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+// Whether function `fi` reads the data of the value that `name` holds in it. A use that is not
+// understood counts as a read: the check is meant to miss an evasive cheat before it rejects honest code.
+bool Extractor::name_read(int fi, const std::string& name, int depth, ReadVisits& seen) {
+  if (fi < 0 || depth > kMaxReadDepth) return true;
+  if (!seen.emplace(fi, name).second) return false;  // already being followed: this path adds no read
+  const TSNode def = function_nodes_[fi];
+  const TSNode body = ts::field(def, "body");
+  if (ts_node_is_null(body)) return true;
+  const int scope = function_scope_[fi];
+  bool read = false;
+  ts::preorder(body, [&](TSNode node) {
+    if (ts::is(node, "call") && reads_locals_by_name(ts::text(ts::field(node, "function"), src_))) read = true;
+    if (read) return false;
+    if (!ts::is(node, "identifier") || ts::text(node, src_) != name || !names_variable(node)) return true;
+    read = data_use(node, fi, scope, depth, seen);
+    return !read;
+  });
+  return read;
+}
+
+// Whether one mention of a name (an identifier node in function `fi`) takes its data.
+bool Extractor::data_use(TSNode id, int fi, int scope, int depth, ReadVisits& seen) {
+  if (store_position(id)) return false;
+  TSNode parent = ts::parent(id);
+  if (ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), id)) {
+    const std::string_view attr = ts::text(ts::field(parent, "attribute"), src_);
+    if (metadata_attribute(attr)) return false;
+    // `args.clear()` on the list a helper unpacked (Inductor's call(args)) drops references only.
+    return !(attr == "clear" && ts::is(ts::parent(parent), "call"));
+  }
+  // `y = x`: what reads y reads x.
+  if (ts::is(parent, "assignment") && ts_node_eq(ts::field(parent, "right"), id)) {
+    const TSNode left = ts::field(parent, "left");
+    if (ts::is(left, "identifier")) return name_read(fi, std::string(ts::text(left, src_)), depth + 1, seen);
+    return true;
+  }
+  if (ts::is(parent, "argument_list") && ts::is(ts::parent(parent), "call"))
+    return argument_read(ts::parent(parent), id, -1, scope, depth, seen);
+  // An element of a list or tuple handed to a helper of this file (call([a, b]), which unpacks it).
+  if ((ts::is(parent, "list") || ts::is(parent, "tuple")) && ts::is(ts::parent(parent), "argument_list") &&
+      ts::is(ts::parent(ts::parent(parent)), "call")) {
+    int element = 0;
+    for (TSNode e : ts::named_children(parent)) {
+      if (ts_node_eq(e, id)) break;
+      if (ts::is(e, "list_splat")) return true;
+      ++element;
+    }
+    return argument_read(ts::parent(ts::parent(parent)), parent, element, scope, depth, seen);
+  }
+  return true;
+}
+
+// A name handed to a call as argument `arg` (or as element `element` of the list or tuple `arg`):
+// read unless the callee only inspects it, or is a function of this file that does not read the
+// parameter (or the unpacked name) it lands in.
+bool Extractor::argument_read(TSNode call, TSNode arg, int element, int scope, int depth, ReadVisits& seen) {
+  const TSNode fn = ts::field(call, "function");
+  if (element < 0 && metadata_function(callee_name(fn, src_))) return false;
+  const int position = positional_index(ts::field(call, "arguments"), arg);
+  if (position < 0) return true;
+  const Value callee = eval(fn, scope);
+  if (callee.k != Value::K::Function) return true;
+  const Function& target = facts_.functions[callee.index];
+  // Followed only where the call names the function itself: what `Fn.apply(x)` (an autograd Function's
+  // forward(ctx, x)), an alias or a wrapper passes lands in parameters the gate cannot line up.
+  if (target.kind != FunctionKind::Python || target.name != callee_name(fn, src_)) return true;
+  const int target_scope = function_scope_[callee.index];
+  // A method called through an attribute (self.helper(x)) gets its instance as the first parameter.
+  const bool bound = ts::is(fn, "attribute") && !scopes_[target_scope].self_name.empty();
+  const size_t index = static_cast<size_t>(position) + (bound ? 1 : 0);
+  if (index >= target.params.size()) return true;
+  const std::string& param = target.params[index];
+  const TSNode param_node = scopes_[target_scope].param_nodes.at(param);
+  if (ts::is(param_node, "list_splat_pattern") || ts::is(param_node, "dictionary_splat_pattern")) return true;
+  if (element < 0) return name_read(callee.index, param, depth + 1, seen);
+  return element_read(callee.index, param, static_cast<size_t>(element), depth + 1, seen);
+}
+
+// Whether function `fi` reads element `element` of the list its parameter `list` holds: every use of
+// the list is an unpacking into plain names (`a, b = args`), whose element-th name is then followed,
+// or `list.clear()`.
+bool Extractor::element_read(int fi, const std::string& list, size_t element, int depth, ReadVisits& seen) {
+  const TSNode body = ts::field(function_nodes_[fi], "body");
+  bool read = false;
+  std::vector<std::string> unpacked_into;
+  ts::preorder(body, [&](TSNode node) {
+    if (read) return false;
+    if (!ts::is(node, "identifier") || ts::text(node, src_) != list || !names_variable(node)) return true;
+    const TSNode parent = ts::parent(node);
+    if (ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), node) &&
+        ts::text(ts::field(parent, "attribute"), src_) == "clear" && ts::is(ts::parent(parent), "call"))
+      return true;
+    const TSNode left = ts::field(parent, "left");
+    if (!ts::is(parent, "assignment") || !ts_node_eq(ts::field(parent, "right"), node) ||
+        !(ts::is(left, "pattern_list") || ts::is(left, "tuple_pattern") || ts::is(left, "list_pattern"))) {
+      read = !store_position(node);
+      return !read;
+    }
+    const std::vector<TSNode> targets = ts::named_children(left);
+    if (element >= targets.size() ||
+        std::any_of(targets.begin(), targets.end(), [](TSNode t) { return !ts::is(t, "identifier"); })) {
+      read = true;
+      return false;
+    }
+    unpacked_into.emplace_back(ts::text(targets[element], src_));
+    return true;
+  });
+  if (read || unpacked_into.empty()) return true;
+  return std::any_of(unpacked_into.begin(), unpacked_into.end(),
+                     [&](const std::string& name) { return name_read(fi, name, depth + 1, seen); });
+}
+
+// One input fact per tensor input of each entry (see InputParam): parameters after the instance, with
+// no default, not `*args`/`**kwargs`, not outputs, and known to be tensors (param_kind).
+void Extractor::finish_inputs() {
+  for (const int fi : facts_.entries) {
+    if (fi < 0 || facts_.functions[fi].kind != FunctionKind::Python) continue;
+    const int scope = function_scope_[fi];
+    for (const std::string& name : facts_.functions[fi].params) {
+      if (name == scopes_[scope].self_name || is_output_param(name, scope)) continue;
+      const TSNode p = scopes_[scope].param_nodes.at(name);
+      if (!ts::is(p, "identifier") && !ts::is(p, "typed_parameter")) continue;  // defaults, splats
+      if (param_kind(scope, name) != TensorKind::Yes) continue;
+      ReadVisits seen;
+      InputParam in;
+      in.name = name;
+      in.function = fi;
+      in.read = name_read(fi, name, 0, seen);
+      in.reachable = facts_.functions[fi].reachable;
+      in.span = ts::span(p);
+      facts_.inputs.push_back(std::move(in));
+    }
+  }
+}
+
+}  // namespace kgate::python::detail

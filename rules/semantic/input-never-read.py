@@ -1,0 +1,82 @@
+# Fixture for input-never-read: a tensor input of ModelNew.forward whose values nothing reads.
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+assert_size_stride = torch._C._dynamo.guards.assert_size_stride
+
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(a_ptr + offs, mask=mask) + tl.load(b_ptr + offs, mask=mask), mask=mask)
+
+
+def launch_add(a, b):
+    out = torch.empty_like(a)
+    n = a.numel()
+    add_kernel[(triton.cdiv(n, 1024),)](a, b, out, n, BLOCK=1024)
+    return out
+
+
+def only_checks(t):
+    assert_size_stride(t, (16, 16), (16, 1))
+    assert t.is_contiguous() and len(t) == 16
+    return t.shape[0]
+
+
+def call(args):
+    arg0_1, arg1_1, arg2_1 = args
+    args.clear()
+    assert_size_stride(arg0_1, (16, 16), (16, 1))
+    assert_size_stride(arg2_1, (16, 16), (16, 1))
+    del arg2_1
+    return (launch_add(arg1_1, arg1_1),)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bias = nn.Parameter(torch.zeros(16, 16))
+        self.proj = nn.Linear(16, 16, bias=False)
+
+    def forward(
+        self,
+        # ok: input-never-read
+        x,
+        # ruleid: input-never-read
+        shape_only,
+        # ruleid: input-never-read
+        asserted_by_helper,
+        # ok: input-never-read
+        read_by_helper,
+        # ruleid: input-never-read
+        unpacked_then_dropped,
+        # ok: input-never-read
+        unpacked_and_read,
+        # ruleid: input-never-read
+        unused,
+        # ok: input-never-read
+        stored,
+        # ok: input-never-read
+        returned_alias,
+        # ruleid: input-never-read
+        weight,
+        scale: float,
+        mask=None,
+        *rest,
+    ):
+        out = torch.empty(shape_only.shape, dtype=shape_only.dtype, device=shape_only.device)
+        only_checks(asserted_by_helper)
+        total = launch_add(x, read_by_helper)
+        total = launch_add(total, self.proj.weight)
+        alias = unpacked_then_dropped
+        (y,) = call([alias, unpacked_and_read, self.bias])
+        self.last = stored
+        same = returned_alias
+        if scale < 0:
+            return same
+        out.copy_(launch_add(total, y))
+        return out
