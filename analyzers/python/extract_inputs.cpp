@@ -130,6 +130,10 @@ bool Extractor::data_use(TSNode id, int fi, int scope, int depth, ReadVisits& se
   }
   if (ts::is(parent, "argument_list") && ts::is(ts::parent(parent), "call"))
     return argument_read(ts::parent(parent), id, -1, scope, depth, seen);
+  // helper(t=x): the parameter of that name.
+  if (ts::is(parent, "keyword_argument") && ts_node_eq(ts::field(parent, "value"), id) &&
+      ts::is(ts::parent(ts::parent(parent)), "call"))
+    return argument_read(ts::parent(ts::parent(parent)), parent, -1, scope, depth, seen);
   // An element of a list or tuple handed to a helper of this file (call([a, b]), which unpacks it).
   if ((ts::is(parent, "list") || ts::is(parent, "tuple")) && ts::is(ts::parent(parent), "argument_list") &&
       ts::is(ts::parent(ts::parent(parent)), "call")) {
@@ -144,13 +148,14 @@ bool Extractor::data_use(TSNode id, int fi, int scope, int depth, ReadVisits& se
   return true;
 }
 
-// A name handed to a call as argument `arg` (or as element `element` of the list or tuple `arg`):
+// A name handed to a call as argument `arg` (a keyword argument, or element `element` of the list or tuple `arg`):
 // read unless the callee only inspects it, or is a function of this file that does not read the
 // parameter (or the unpacked name) it lands in.
 bool Extractor::argument_read(TSNode call, TSNode arg, int element, int scope, int depth, ReadVisits& seen) {
   const TSNode fn = ts::field(call, "function");
   if (element < 0 && metadata_function(callee_name(fn, src_))) return false;
-  const int position = positional_index(ts::field(call, "arguments"), arg);
+  const bool keyword = ts::is(arg, "keyword_argument");
+  const int position = keyword ? 0 : positional_index(ts::field(call, "arguments"), arg);
   if (position < 0) return true;
   const Value callee = eval(fn, scope);
   if (callee.k != Value::K::Function) return true;
@@ -162,8 +167,9 @@ bool Extractor::argument_read(TSNode call, TSNode arg, int element, int scope, i
   // A method called through an attribute (self.helper(x)) gets its instance as the first parameter.
   const bool bound = ts::is(fn, "attribute") && !scopes_[target_scope].self_name.empty();
   const size_t index = static_cast<size_t>(position) + (bound ? 1 : 0);
-  if (index >= target.params.size()) return true;
-  const std::string& param = target.params[index];
+  const std::string keyword_name(keyword ? ts::text(ts::field(arg, "name"), src_) : "");
+  if (keyword ? !scopes_[target_scope].params.count(keyword_name) : index >= target.params.size()) return true;
+  const std::string& param = keyword ? keyword_name : target.params[index];
   const TSNode param_node = scopes_[target_scope].param_nodes.at(param);
   if (ts::is(param_node, "list_splat_pattern") || ts::is(param_node, "dictionary_splat_pattern")) return true;
   if (element < 0) return name_read(callee.index, param, depth + 1, seen);

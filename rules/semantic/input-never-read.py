@@ -64,6 +64,10 @@ class ModelNew(nn.Module):
         returned_alias,
         # ruleid: input-never-read
         weight,
+        # ok: input-never-read
+        by_keyword_read,
+        # ruleid: input-never-read
+        by_keyword_checked,
         scale: float,
         mask=None,
         *rest,
@@ -72,6 +76,8 @@ class ModelNew(nn.Module):
         only_checks(asserted_by_helper)
         total = launch_add(x, read_by_helper)
         total = launch_add(total, self.proj.weight)
+        total = launch_add(total, b=by_keyword_read)
+        only_checks(t=by_keyword_checked)
         alias = unpacked_then_dropped
         (y,) = call([alias, unpacked_and_read, self.bias])
         self.last = stored
