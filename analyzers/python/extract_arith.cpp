@@ -32,19 +32,11 @@ std::string_view dunder_of(std::string_view op) {
 bool tensor_attribute(std::string_view a) {
   return a == "T" || a == "mT" || a == "H" || a == "mH" || a == "data" || a == "real" || a == "imag";
 }
-bool metadata_attribute(std::string_view a) {
-  static const std::unordered_set<std::string_view> names = {
-      "shape", "dtype", "device", "ndim", "is_cuda", "layout", "requires_grad", "itemsize", "nbytes", "is_leaf"};
-  return names.count(a) > 0;
-}
-
-// Tensor methods whose result is no tensor (sizes, pointers, Python numbers).
+// Tensor methods whose result is no tensor: metadata (tensor_metadata_method), and Python numbers,
+// lists and pointers made from the values.
 bool metadata_method(std::string_view m) {
-  static const std::unordered_set<std::string_view> names = {
-      "size",       "dim",     "ndimension",      "numel",        "nelement",      "item",       "tolist",
-      "data_ptr",   "stride",  "storage_offset",  "element_size", "is_contiguous", "get_device", "is_floating_point",
-      "is_complex", "__len__", "untyped_storage", "type",         "numpy",         "dim_order"};
-  return names.count(m) > 0;
+  return tensor_metadata_method(m) || m == "item" || m == "tolist" || m == "data_ptr" || m == "untyped_storage" ||
+         m == "type" || m == "numpy";
 }
 
 // Reductions that, called without a dimension, give one element: arithmetic on it is glue.
@@ -177,13 +169,13 @@ Extractor::TensorKind Extractor::judge_tensor_kind(TSNode e, int scope, int dept
     const std::string_view attr = ts::text(ts::field(e, "attribute"), src_);
     const TensorKind obj = tensor_kind(ts::field(e, "object"), scope, depth + 1);
     if (obj != TensorKind::Yes) return TensorKind::Unknown;
-    if (metadata_attribute(attr)) return TensorKind::No;
+    if (tensor_metadata_attribute(attr)) return TensorKind::No;
     return tensor_attribute(attr) ? TensorKind::Yes : TensorKind::Unknown;
   }
   if (t == "subscript") {
     // x.shape[0] is a number; x[:, 0] and x[..., None] are tensors; x[0] may hold one element.
     TSNode value = ts::field(e, "value");
-    if (ts::is(value, "attribute") && metadata_attribute(ts::text(ts::field(value, "attribute"), src_)))
+    if (ts::is(value, "attribute") && tensor_metadata_attribute(ts::text(ts::field(value, "attribute"), src_)))
       return TensorKind::No;
     if (tensor_kind(value, scope, depth + 1) != TensorKind::Yes) return TensorKind::Unknown;
     for (uint32_t i = 0, n = ts::named_count(e); i < n; ++i) {

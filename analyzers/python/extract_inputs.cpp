@@ -15,30 +15,6 @@ namespace {
 
 constexpr int kMaxReadDepth = 8;
 
-// Attributes and methods that read a tensor's metadata, never its elements.
-bool metadata_attribute(std::string_view name) {
-  static const std::unordered_set<std::string_view> names = {"shape",
-                                                             "size",
-                                                             "dtype",
-                                                             "device",
-                                                             "ndim",
-                                                             "dim",
-                                                             "numel",
-                                                             "stride",
-                                                             "is_cuda",
-                                                             "layout",
-                                                             "element_size",
-                                                             "nelement",
-                                                             "is_contiguous",
-                                                             "get_device",
-                                                             "names",
-                                                             "is_complex",
-                                                             "is_floating_point",
-                                                             "requires_grad",
-                                                             "storage_offset"};
-  return names.count(name) > 0;
-}
-
 // Functions whose argument they only inspect: its length, type, identity, or an assertion on its size
 // and stride (Inductor's assert_size_stride, added by its test harness to every generated call).
 bool metadata_function(std::string_view name) {
@@ -118,7 +94,9 @@ bool Extractor::data_use(TSNode id, int fi, int scope, int depth, ReadVisits& se
   TSNode parent = ts::parent(id);
   if (ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), id)) {
     const std::string_view attr = ts::text(ts::field(parent, "attribute"), src_);
-    if (metadata_attribute(attr)) return false;
+    const bool called =
+        ts::is(ts::parent(parent), "call") && ts_node_eq(ts::field(ts::parent(parent), "function"), parent);
+    if (called ? tensor_metadata_method(attr) : tensor_metadata_attribute(attr)) return false;
     // `args.clear()` on the list a helper unpacked (Inductor's call(args)) drops references only.
     return !(attr == "clear" && ts::is(ts::parent(parent), "call"));
   }

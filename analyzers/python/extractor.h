@@ -104,6 +104,22 @@ inline bool is_dtype_path(std::string_view path) {
   return dtypes.count(last_component(path)) > 0;
 }
 
+// Tensor attributes that are metadata, not elements (x.shape, x.dtype).
+inline bool tensor_metadata_attribute(std::string_view a) {
+  static const std::unordered_set<std::string_view> names = {
+      "shape", "dtype", "device", "ndim", "is_cuda", "layout", "requires_grad", "itemsize", "nbytes", "is_leaf"};
+  return names.count(a) > 0;
+}
+
+// Tensor methods that read only metadata: sizes, strides and layout tests (x.size(1), x.is_contiguous()).
+inline bool tensor_metadata_method(std::string_view m) {
+  static const std::unordered_set<std::string_view> names = {
+      "size",           "dim",          "ndimension",    "numel",      "nelement",          "stride",
+      "storage_offset", "element_size", "is_contiguous", "get_device", "is_floating_point", "is_complex",
+      "__len__",        "dim_order"};
+  return names.count(m) > 0;
+}
+
 // ----- Values: what an expression evaluates to, as far as names go -----
 
 struct Value {
