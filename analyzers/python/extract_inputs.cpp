@@ -54,6 +54,13 @@ bool names_variable(TSNode id) {
   return true;
 }
 
+// `args.clear()` on a name: the list a helper unpacked (Inductor's call(args)) drops its references only.
+bool clears_list(TSNode id, std::string_view src) {
+  const TSNode attr = ts::parent(id);
+  return ts::is(attr, "attribute") && ts_node_eq(ts::field(attr, "object"), id) &&
+         ts::text(ts::field(attr, "attribute"), src) == "clear" && ts::is(ts::parent(attr), "call");
+}
+
 // The index of a plain positional argument in its argument list, or -1 (a keyword or after a splat).
 int positional_index(TSNode args, TSNode arg) {
   int i = 0;
@@ -97,8 +104,7 @@ bool Extractor::data_use(TSNode id, int fi, int scope, int depth, ReadVisits& se
     const bool called =
         ts::is(ts::parent(parent), "call") && ts_node_eq(ts::field(ts::parent(parent), "function"), parent);
     if (called ? tensor_metadata_method(attr) : tensor_metadata_attribute(attr)) return false;
-    // `args.clear()` on the list a helper unpacked (Inductor's call(args)) drops references only.
-    return !(attr == "clear" && ts::is(ts::parent(parent), "call"));
+    return !clears_list(id, src_);
   }
   // `y = x`: what reads y reads x.
   if (ts::is(parent, "assignment") && ts_node_eq(ts::field(parent, "right"), id)) {
@@ -165,9 +171,7 @@ bool Extractor::element_read(int fi, const std::string& list, size_t element, in
     if (read) return false;
     if (!ts::is(node, "identifier") || ts::text(node, src_) != list || !names_variable(node)) return true;
     const TSNode parent = ts::parent(node);
-    if (ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), node) &&
-        ts::text(ts::field(parent, "attribute"), src_) == "clear" && ts::is(ts::parent(parent), "call"))
-      return true;
+    if (clears_list(node, src_)) return true;
     const TSNode left = ts::field(parent, "left");
     if (!ts::is(parent, "assignment") || !ts_node_eq(ts::field(parent, "right"), node) ||
         !(ts::is(left, "pattern_list") || ts::is(left, "tuple_pattern") || ts::is(left, "list_pattern"))) {
