@@ -1,6 +1,7 @@
 # What an install holds, for `cmake --install` and for `pip install .` (scikit-build-core, which sets
 # SKBUILD and its wheel folders): the executables side by side (kgate finds kgate-runtime, kgate-worker
-# and kgate_clang_plugin.so beside itself: tools/kgate/companion_path.h), the Python module, and the
+# and kgate_clang_plugin.so beside itself: tools/kgate/companion_path.h; the static gate finds kgate-nvrtc
+# there too: analyzers/core/data_dir.h), the Python module, and the
 # rules, tasks and Clang shim headers in <prefix>/share/kgate, where analyzers/core/data_dir.h looks.
 include(GNUInstallDirs)
 if(SKBUILD)
@@ -23,6 +24,9 @@ foreach(_target kgate kgate_clang_plugin kgate-runtime kgate-worker kgate_python
 endforeach()
 
 install(TARGETS kgate RUNTIME DESTINATION "${_kgate_bin}")
+if(TARGET kgate-nvrtc)  # the PTX witness's compiler process (analyzers/ptx/nvrtc_child.h)
+  install(TARGETS kgate-nvrtc RUNTIME DESTINATION "${_kgate_bin}")
+endif()
 if(TARGET kgate_clang_plugin)
   install(TARGETS kgate_clang_plugin LIBRARY DESTINATION "${_kgate_bin}")
 endif()

@@ -84,7 +84,7 @@ uint64_t thread_cpu_ms() {
 
 }  // namespace
 
-uint64_t FileBudget::elapsed_ms() const { return thread_cpu_ms() - cpu_start_ms_; }
+uint64_t FileBudget::elapsed_ms() const { return thread_cpu_ms() - cpu_start_ms_ + helper_cpu_ms_; }
 
 uint64_t FileBudget::wall_elapsed_ms() const {
   return static_cast<uint64_t>(

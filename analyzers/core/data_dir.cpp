@@ -21,6 +21,7 @@ std::vector<fs::path>& extra_prefixes() {
 // KGATE_SOURCE_DIR is defined for this file only (analyzers/CMakeLists.txt), so that no other object
 // of the library depends on where the checkout is.
 const fs::path kSourceDir = KGATE_SOURCE_DIR;
+const fs::path kBinaryDir = KGATE_BINARY_DIR;
 
 }  // namespace
 
@@ -49,6 +50,19 @@ fs::path default_rules_dir() {
   if (const char* env = std::getenv("KGATE_RULES_DIR"); env && *env) return env;
   if (auto installed = installed_data_dir()) return *installed / "rules";
   return kSourceDir / "rules";
+}
+
+fs::path companion_program(const char* name) {
+  std::vector<fs::path> candidates;
+  std::error_code ec;
+  if (const fs::path exe = fs::read_symlink("/proc/self/exe", ec); !ec) candidates.push_back(exe.parent_path() / name);
+  {
+    std::lock_guard<std::mutex> lock(prefixes_mutex);
+    for (const fs::path& prefix : extra_prefixes()) candidates.push_back(prefix / "bin" / name);
+  }
+  for (const fs::path& c : candidates)
+    if (fs::is_regular_file(c, ec)) return c;
+  return kBinaryDir / "tools" / name;
 }
 
 fs::path default_shim_dir() {

@@ -22,4 +22,8 @@ std::filesystem::path default_rules_dir();
 // The shim headers of the Clang engine: the installed ones, else the source tree's analyzers/cuda/shims.
 std::filesystem::path default_shim_dir();
 
+// A program of KernelGate's (kgate-nvrtc): beside the running executable, else in an install prefix's
+// bin/ (the Python module's process is python), else where this build tree puts it (<build>/tools).
+std::filesystem::path companion_program(const char* name);
+
 }  // namespace kgate

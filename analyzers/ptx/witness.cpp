@@ -1,4 +1,5 @@
-// The PTX witness (witness.h): NVRTC compiles each CUDA module's device code; ptx_scan reads the PTX.
+// The PTX witness (witness.h): NVRTC compiles each CUDA module's device code in a child process
+// (nvrtc_child.h); ptx_scan reads the PTX.
 #include "analyzers/ptx/witness.h"
 
 #include <algorithm>
@@ -6,7 +7,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "analyzers/core/budget.h"
@@ -16,16 +16,11 @@
 #include "analyzers/cuda/cuda_common.h"
 
 #include "analyzers/ptx/device_text.h"
+#include "analyzers/ptx/nvrtc_child.h"
 #include "analyzers/ptx/ptx_scan.h"
 
 #ifndef KGATE_HAVE_NVRTC
 #define KGATE_HAVE_NVRTC 0
-#endif
-#if KGATE_HAVE_NVRTC
-#include <dlfcn.h>
-#include <nvrtc.h>
-
-#include <mutex>
 #endif
 
 namespace kgate::ptx {
@@ -101,116 +96,15 @@ int kernel_function(const FactSet& facts, int module, const std::string& name) {
   return fallback;
 }
 
-// The first error line of NVRTC's log, for the note.
-std::string first_error(const std::string& log) {
-  size_t at = log.find("error");
-  if (at == std::string::npos) return log.substr(0, 200);
-  const size_t begin = log.rfind('\n', at);
-  const size_t end = log.find('\n', at);
-  return log.substr(begin == std::string::npos ? 0 : begin + 1, std::min<size_t>(end - (begin + 1), 240));
-}
-
 // The largest source the witness compiles: far above any submission (a KernelBench or GPU MODE
 // solution is a few kB with a handful of kernels), far below what would hold a run for minutes.
 constexpr size_t kMaxSourceBytes = 512 * 1024;
 constexpr long kMaxKernels = 256;
 
-struct Compiled {
-  bool ok = false;
-  std::string ptx;  // ok: NVRTC's PTX; else why it could not be made
-};
-
-// NVRTC, loaded the first time a CUDA source is compiled: a run without one never maps the library
-// (about 8 ms of every process start when it was linked).
-struct Nvrtc {
-  decltype(&nvrtcCreateProgram) create = nullptr;
-  decltype(&nvrtcAddNameExpression) add_name = nullptr;
-  decltype(&nvrtcCompileProgram) compile = nullptr;
-  decltype(&nvrtcGetProgramLogSize) log_size = nullptr;
-  decltype(&nvrtcGetProgramLog) log = nullptr;
-  decltype(&nvrtcGetPTXSize) ptx_size = nullptr;
-  decltype(&nvrtcGetPTX) ptx = nullptr;
-  decltype(&nvrtcDestroyProgram) destroy = nullptr;
-};
-
-// The loaded library, or nullptr with why it could not be loaded.
-const Nvrtc* nvrtc(std::string& why) {
-  static std::once_flag once;
-  static Nvrtc api;
-  static std::string error;
-  std::call_once(once, [] {
-    void* library = ::dlopen(KGATE_NVRTC_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-      const char* text = ::dlerror();
-      error = std::string("NVRTC could not be loaded (") + (text ? text : KGATE_NVRTC_LIBRARY) + ")";
-      return;
-    }
-    const auto bind = [&](auto& slot, const char* name) {
-      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(::dlsym(library, name));
-      if (!slot && error.empty()) error = std::string("NVRTC has no ") + name;
-    };
-    bind(api.create, "nvrtcCreateProgram");
-    bind(api.add_name, "nvrtcAddNameExpression");
-    bind(api.compile, "nvrtcCompileProgram");
-    bind(api.log_size, "nvrtcGetProgramLogSize");
-    bind(api.log, "nvrtcGetProgramLog");
-    bind(api.ptx_size, "nvrtcGetPTXSize");
-    bind(api.ptx, "nvrtcGetPTX");
-    bind(api.destroy, "nvrtcDestroyProgram");
-  });
-  if (!error.empty()) {
-    why = error;
-    return nullptr;
-  }
-  return &api;
-}
-
-// One NVRTC compilation of the device text (with its template instantiations, or without them).
-Compiled compile(const DeviceText& device, const std::string& prelude, bool with_names) {
-  Compiled out;
-  const Nvrtc* api = nvrtc(out.ptx);
-  if (!api) return out;
-  nvrtcProgram program = nullptr;
-  const char* headers[] = {prelude.c_str()};
-  const char* names[] = {"kgate_ptx_prelude.h"};
-  if (api->create(&program, device.text.c_str(), "submission.cu", 1, headers, names) != NVRTC_SUCCESS) {
-    out.ptx = "NVRTC could not create a program";
-    return out;
-  }
-  if (with_names)
-    for (const auto& e : device.name_expressions) api->add_name(program, e.c_str());
-  // CUDA 13 keeps CCCL (cuda/std, cub) in include/cccl; earlier toolkits in include itself.
-  const std::string include = std::string("--include-path=") + KGATE_CUDA_INCLUDE_DIR;
-  const std::string cccl = std::string("--include-path=") + KGATE_CUDA_INCLUDE_DIR + "/cccl";
-  const char* options[] = {"--gpu-architecture=compute_90a",
-                           "--std=c++17",
-                           "--relocatable-device-code=true",
-                           "--disable-warnings",
-                           "--pre-include=kgate_ptx_prelude.h",
-                           include.c_str(),
-                           cccl.c_str()};
-  const nvrtcResult result = api->compile(program, static_cast<int>(std::size(options)), options);
-  size_t size = 0;
-  if (result != NVRTC_SUCCESS) {
-    api->log_size(program, &size);
-    std::string log(size, '\0');
-    if (size) api->log(program, log.data());
-    out.ptx = "NVRTC could not compile its device code (" + first_error(log) + ")";
-  } else {
-    api->ptx_size(program, &size);
-    out.ptx.assign(size, '\0');
-    api->ptx(program, out.ptx.data());
-    while (!out.ptx.empty() && out.ptx.back() == '\0') out.ptx.pop_back();
-    out.ok = true;
-  }
-  api->destroy(&program);
-  return out;
-}
-
 // The PTX of a CUDA module's device code, from the cache directory where an earlier run made it (keyed
 // by NVRTC's version, the prelude and the device text: the inputs of the compilation, not the reading of
 // its output, so a new kgate reads the same PTX afresh).
-Compiled compile_cached(const DeviceText& device, const std::vector<std::string>& defines) {
+NvrtcOutcome compile_cached(const DeviceText& device, const std::vector<std::string>& defines) {
   const bool names_std = device.text.find("std::") != std::string::npos;
   std::string prelude = std::string(kPrelude) + (names_std ? kStdPrelude : "");
   for (const std::string& d : defines) prelude += cuda::define_line(d);  // -D from extra_cuda_cflags
@@ -227,17 +121,25 @@ Compiled compile_cached(const DeviceText& device, const std::vector<std::string>
   const std::filesystem::path entry = dir / (sha256_hex(key) + ".ptx");
   if (private_directory(dir)) {
     if (std::optional<std::string> text = read_file_text(entry)) {
-      Compiled cached;
-      cached.ok = text->rfind("ok\n", 0) == 0;
-      cached.ptx = text->substr(text->find('\n') + 1);
-      return cached;
+      const bool ok = text->rfind("ok\n", 0) == 0;
+      return {ok ? NvrtcOutcome::Kind::Compiled : NvrtcOutcome::Kind::Failed, text->substr(text->find('\n') + 1)};
     }
   }
-  Compiled made = compile(device, prelude, true);
-  if (!made.ok && !device.name_expressions.empty()) made = compile(device, prelude, false);
-  if (make_private_directory(dir)) write_atomically(entry, (made.ok ? "ok\n" : "failed\n") + made.ptx);
+  NvrtcJob job{prelude, device.text, device.name_expressions};
+  NvrtcOutcome made = compile_in_child(job);
+  // Names the host launches with may not instantiate (or may crash NVRTC): the kernels alone, once more.
+  if ((made.kind == NvrtcOutcome::Kind::Failed || made.kind == NvrtcOutcome::Kind::Crashed) &&
+      !job.name_expressions.empty()) {
+    job.name_expressions.clear();
+    made = compile_in_child(job);
+  }
+  // What NVRTC made of the source, kept; a crash, a stop or a missing helper says nothing of the source.
+  const bool answered = made.kind == NvrtcOutcome::Kind::Compiled || made.kind == NvrtcOutcome::Kind::Failed;
+  if (answered && make_private_directory(dir))
+    write_atomically(entry, (made.kind == NvrtcOutcome::Kind::Compiled ? "ok\n" : "failed\n") + made.text);
   return made;
 }
+
 void record(const std::vector<PtxKernel>& kernels, int module, FactSet& facts) {
   for (const PtxKernel& k : kernels) {
     const int index = kernel_function(facts, module, k.name);
@@ -313,12 +215,13 @@ void witness(const SourceFile& host, FactSet& facts, std::vector<Diagnostic>& di
                std::to_string(kMaxKernels) + " kernels)");
       continue;
     }
-    const Compiled compiled = compile_cached(device_only_text(text), cuda::command_line_defines(facts, module));
-    if (!compiled.ok) {
-      note(host, module, diagnostics, compiled.ptx);
+    const NvrtcOutcome compiled = compile_cached(device_only_text(text), cuda::command_line_defines(facts, module));
+    if (compiled.kind == NvrtcOutcome::Kind::OverTime) return;  // the budget is spent: the pipeline says so
+    if (compiled.kind != NvrtcOutcome::Kind::Compiled) {
+      note(host, module, diagnostics, compiled.text);
       continue;
     }
-    record(scan_ptx(compiled.ptx), static_cast<int>(i), facts);
+    record(scan_ptx(compiled.text), static_cast<int>(i), facts);
 #else
     (void)text;
     note(host, module, diagnostics, "this binary was built without the CUDA toolkit's NVRTC (KGATE_WITH_NVRTC)");

@@ -48,6 +48,16 @@ expect nesting-10000-lists "$dir/deep_list.py" 1 input-too-deep
 printf 'hello\n' > "$dir/notes.txt"
 expect unknown-format "$dir/notes.txt" 1 input-unknown-format
 
+# A template kernel whose parameter list is broken, launched with explicit template arguments: NVRTC 13.0
+# segfaults on it (the fuzzer found it in a mutated extension source). The PTX witness runs NVRTC in its
+# helper process, so the crash is a note and kgate goes on (a fresh cache directory: NVRTC really runs).
+cat > "$dir/nvrtc_crash.cu" <<'CU'
+template <typename T>
+__global__ void copy_kernel(co,st T* src, T* dst) { dst[0] = src[0]; }
+void launch(const float* s, float* d) { copy_kernel<float><<<1, 1>>>(s, d); }
+CU
+KGATE_CACHE_DIR="$dir/cache" expect nvrtc-crash "$dir/nvrtc_crash.cu" 0 ptx-witness-not-run
+
 printf '__global__ void k(float* p) { p[threadIdx.x] = 0; ' > "$dir/broken.cu"
 python3 -c 'import sys; open(sys.argv[1], "a").write("{" * 10000)' "$dir/broken.cu"
 # Raw C++ that no engine can make sense of is reported (the weaker engine's warning says why), not fatal.

@@ -69,6 +69,18 @@ if [ -f "$build/tools/kgate_clang_plugin.so" ] || ls "$build"/analyzers/cuda/cla
   if ! grep -q engine-fallback <<<"$out" && [ -d "$venv/share/kgate/shims" ]; then ok "installed kgate parses embedded CUDA with its Clang engine"
   else fail "installed kgate fell back from Clang:"; echo "$out" | sed 's/^/    /'; fi
 fi
+if [ -x "$build/tools/kgate-nvrtc" ]; then
+  # The build has the PTX witness: the installed kgate and module must find the installed kgate-nvrtc (a
+  # fresh cache directory, so that NVRTC really runs).
+  cache="$(mktemp -d)"
+  out="$(KGATE_CACHE_DIR="$cache" "$venv/bin/kgate" check "$honest" 2>&1)"
+  mod="$(KGATE_CACHE_DIR="$cache/module" "$venv/bin/python" -c 'import sys, kgate
+print([f.message for f in kgate.check(open(sys.argv[1]).read(), path="m.py").findings if f.rule == "ptx-witness-not-run"])' "$honest" 2>&1)"
+  if [ -x "$venv/bin/kgate-nvrtc" ] && ! grep -q ptx-witness-not-run <<<"$out" && [ "$mod" = "[]" ]; then
+    ok "installed kgate and module compile the kernels with the installed kgate-nvrtc"
+  else fail "installed PTX witness:"; echo "$out" "$mod" | sed 's/^/    /'; fi
+  rm -rf "$cache"
+fi
 rules_line="$("$venv/bin/kgate" check --dump-config "$honest" | head -1)"
 if [ "$rules_line" = "# rules: $venv/share/kgate/rules" ]; then ok "installed kgate uses the installed rules"
 else fail "installed kgate's rules: '$rules_line' (want $venv/share/kgate/rules)"; fi

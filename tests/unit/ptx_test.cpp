@@ -1,11 +1,20 @@
-// The PTX witness: what device_only_text keeps for NVRTC, what scan_ptx reads from PTX, and the witness
-// on a raw CUDA file (the decorators and Cast facts where NVRTC is built in; the note where it is not).
+// The PTX witness: what device_only_text keeps for NVRTC, what scan_ptx reads from PTX, the witness on a
+// raw CUDA file (the decorators and Cast facts where NVRTC is built in; the note where it is not), and
+// its NVRTC helper process failing (a crash, a compilation past the time limit, no helper at all).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "analyzers/core/budget.h"
 #include "analyzers/core/facts.h"
 #include "analyzers/cuda/cuda_facts.h"
 #include "analyzers/ptx/device_text.h"
@@ -233,6 +242,78 @@ torch::Tensor run(torch::Tensor x) {
     EXPECT_TRUE(noted);
     EXPECT_FALSE(decorated("dead", "ptx-compiled"));
   }
+}
+
+// The witness on one template kernel, with KGATE_NVRTC_HELPER naming `helper` (a script standing in for
+// kgate-nvrtc) and a fresh cache directory, on a new thread (each analysing thread has its own helper
+// process) under a budget of `max_ms` CPU ms. Returns the notes' messages; `overrun` the budget's state.
+std::vector<std::string> witness_with_helper(const std::string& helper_script, uint32_t max_ms,
+                                             BudgetOverrun* overrun = nullptr) {
+  char dir_template[] = "/tmp/kgate-ptx-test-XXXXXX";
+  const std::filesystem::path dir = ::mkdtemp(dir_template);
+  const std::filesystem::path helper = dir / "fake-nvrtc";
+  if (!helper_script.empty()) {
+    std::ofstream(helper) << "#!/bin/sh\n" << helper_script << "\n";
+    ::chmod(helper.c_str(), 0700);
+  }
+  ::setenv("KGATE_NVRTC_HELPER", helper.c_str(), 1);
+  ::setenv("KGATE_CACHE_DIR", (dir / "cache").c_str(), 1);
+  const SourceFile file("k.cu", R"(template <typename T>
+__global__ void copy(const T* x, T* y) { y[threadIdx.x] = x[threadIdx.x]; }
+void run(const float* x, float* y) { copy<float><<<1, 32>>>(x, y); }
+)");
+  std::vector<std::string> notes;
+  std::thread([&] {
+    FileBudget budget(max_ms, 0);
+    FactSet facts;
+    std::vector<Diagnostic> diagnostics;
+    cuda::CudaOptions options;
+    options.force_tree_sitter = true;
+    cuda::extract_facts(file, facts, diagnostics, options);
+    cuda::link(facts);
+    witness(file, facts, diagnostics);
+    for (const Diagnostic& d : diagnostics)
+      if (d.rule == "ptx-witness-not-run") notes.push_back(d.message);
+    if (overrun) *overrun = budget.overrun();
+  }).join();
+  ::unsetenv("KGATE_NVRTC_HELPER");
+  ::unsetenv("KGATE_CACHE_DIR");
+  std::filesystem::remove_all(dir);
+  return notes;
+}
+
+// NVRTC crashing on a source (the fuzzer found one that segfaults NVRTC 13.0) ends the helper, not the
+// analysis: the module gets a note that names the signal, and nothing is cached for it.
+TEST(Witness, NvrtcCrashIsANote) {
+  const auto notes = witness_with_helper("kill -SEGV $$", 0);
+  ASSERT_EQ(notes.size(), 1u);
+  if (witness_built()) {
+    EXPECT_TRUE(has(notes[0], "NVRTC crashed")) << notes[0];
+    EXPECT_TRUE(has(notes[0], "signal 11")) << notes[0];
+  } else {
+    EXPECT_TRUE(has(notes[0], "built without")) << notes[0];
+  }
+}
+
+// A compilation that runs past the file's time limit is killed, and its CPU time spends the budget (the
+// pipeline then reports input-too-slow): no note, since the file is not judged at all.
+TEST(Witness, NvrtcPastTheTimeLimitIsStopped) {
+  BudgetOverrun overrun = BudgetOverrun::None;
+  const auto notes = witness_with_helper("while :; do :; done", 300, &overrun);
+  if (witness_built()) {
+    EXPECT_TRUE(notes.empty()) << notes.front();
+    EXPECT_EQ(overrun, BudgetOverrun::Time);
+  } else {
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_TRUE(has(notes[0], "built without")) << notes[0];
+  }
+}
+
+// No helper where it should be: a note with the path, never a crash or a compilation in kgate itself.
+TEST(Witness, MissingHelperIsANote) {
+  const auto notes = witness_with_helper("", 0);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_TRUE(has(notes[0], witness_built() ? "kgate-nvrtc could not be started" : "built without")) << notes[0];
 }
 
 }  // namespace
