@@ -129,6 +129,19 @@ def test_worker_is_started_ahead_and_a_dead_one_replaced(kgate, source_dir):
         time.sleep(2)
         assert worker_children(v._process.pid) == []
         assert v.verify(item["source"], item["task"], path=item["path"], static=False).verdict == "pass"
+    # Two spares: a candidate takes the older one, whose replacement starts at once; the other spare was
+    # ready before the candidate came, and both spares are there again for the next one.
+    with kgate.Verifier(device="cpu", prepare=2) as v:
+        assert v.ready["spare_workers"] == 2
+        time.sleep(8)
+        ahead = worker_children(v._process.pid)
+        assert len(ahead) == 2
+        result = v.verify(item["source"], item["task"], path=item["path"], static=False)
+        assert result.verdict == "pass", result.reasons
+        assert phase(result.report, "waiting for the judge") > 1.0
+        time.sleep(1)
+        after = worker_children(v._process.pid)
+        assert len(after) == 2 and len(set(after) & set(ahead)) == 1  # the unused spare, and a new one
 
 
 # A C++ extension built by load_inline for the CPU: the compile cache's path without a GPU.

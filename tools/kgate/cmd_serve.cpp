@@ -2,7 +2,9 @@
 // One JSON request per line on stdin, one JSON answer per line on stdout, in order; the process keeps
 // its embedded Python with torch imported, the CUDA context, the loaded tasks and the compile cache
 // between requests. Each candidate still gets a fresh sandboxed worker (runtime::judge_submission),
-// started while the server waits for the request (runtime::prepare_worker).
+// started ahead (runtime::prepare_worker): the server keeps a few spare workers, and starts a replacement
+// as soon as a request takes one, so the replacement's interpreter, torch import and CUDA set-up overlap
+// the runs before its own.
 #include "tools/kgate/cmd_serve.h"
 
 #include <fcntl.h>
@@ -10,6 +12,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -38,8 +41,18 @@ struct ServeOptions {
   std::string cache_dir;
   bool warm = false;
   bool no_sandbox = false;
-  bool prepare = true;  // start the next request's worker while waiting for it
+  // Spare workers started ahead of the requests (0: each run starts its own, as kgate run). The default,
+  // -1, is 3 on cuda (a torch import takes about 5 s on an H200 host, a quick run past it about 1 s) and
+  // 1 on cpu (there the spares' imports compete with the runs for the same cores).
+  int prepare = -1;
+  bool no_prepare = false;
 };
+
+int spare_workers(const ServeOptions& o) {
+  if (o.no_prepare) return 0;
+  if (o.prepare >= 0) return o.prepare;
+  return o.device == "cpu" ? 1 : 3;
+}
 
 // Answers go to a descriptor of their own: stdout itself is pointed at stderr, so that whatever the
 // judge's Python (a reference's print) or a library writes there never lands inside the protocol.
@@ -201,7 +214,17 @@ int serve(const ServeOptions& options) {
   TaskCache tasks(tasks_dir);
   json ready{{"ready", true}, {"version", KGATE_VERSION}, {"device", options.device}, {"profile", options.profile}};
   if (options.warm) ready.update(warm_up(options.device));
-  std::unique_ptr<runtime::PreparedWorker> next = options.prepare ? prepare_next(options) : nullptr;
+  const auto spares_wanted = static_cast<std::size_t>(spare_workers(options));
+  std::deque<std::unique_ptr<runtime::PreparedWorker>> spares;
+  const auto top_up = [&] {
+    while (spares.size() < spares_wanted) {
+      auto worker = prepare_next(options);
+      if (!worker) break;  // said on stderr; the runs start their own
+      spares.push_back(std::move(worker));
+    }
+  };
+  top_up();
+  ready["spare_workers"] = spares.size();
   if (!channel.send(ready)) return 2;
   std::string line;
   while (std::getline(std::cin, line)) {
@@ -211,15 +234,21 @@ int serve(const ServeOptions& options) {
     if (request.is_discarded() || !request.is_object()) {
       reply = {{"id", nullptr}, {"exit", 2}, {"error", "a request is one JSON object per line"}};
     } else {
+      // The oldest spare is this run's; its replacement starts now and imports while the run goes on.
+      std::unique_ptr<runtime::PreparedWorker> mine;
+      if (!spares.empty()) {
+        mine = std::move(spares.front());
+        spares.pop_front();
+      }
+      top_up();
       try {
-        reply = answer(request, options, tasks, std::move(next));
+        reply = answer(request, options, tasks, std::move(mine));
       } catch (const std::exception& e) {
         reply = {
             {"id", request.value("id", json())}, {"exit", 2}, {"error", std::string("internal error: ") + e.what()}};
       }
     }
     if (!channel.send(reply)) return 2;  // the client went away
-    if (options.prepare && !next) next = prepare_next(options);
   }
   return 0;
 }
@@ -238,10 +267,10 @@ RegisteredCommand add_serve_command(CLI::App& parent) {
           "keep_parameters (as kgate run's options). Answers one JSON line per request on stdout, in order:\n"
           "{\"id\", \"exit\" (kgate run's exit code), \"report\" (kgate run --format json)} or {\"id\", \"exit\": 2, "
           "\"error\"}.\n"
-          "The first line out is {\"ready\": true, ...}. Every candidate gets a fresh sandboxed worker, started while\n"
-          "the server waits for it (with the server's defaults: a request with another device or timeout starts its\n"
-          "own); the judge, its Python with torch, the CUDA context, loaded tasks and the compile cache stay. Ends at\n"
-          "end of input.");
+          "The first line out is {\"ready\": true, \"spare_workers\": N, ...}. Every candidate gets a fresh sandboxed\n"
+          "worker, started ahead (--prepare spares, with the server's defaults: a request with another device or\n"
+          "timeout starts its own); the judge, its Python with torch, the CUDA context, loaded tasks and the compile\n"
+          "cache stay. Ends at end of input.");
   cmd->add_option("--device", options->device, "the default device of requests")
       ->check(CLI::IsMember({"cpu", "cuda"}))
       ->capture_default_str();
@@ -253,8 +282,12 @@ RegisteredCommand add_serve_command(CLI::App& parent) {
                   "compile cache (default: $KGATE_CACHE_DIR or ~/.cache/kgate/compile)");
   cmd->add_flag("--warm", options->warm, "start Python, import torch (and on cuda make the context) before ready");
   cmd->add_flag("--no-sandbox", options->no_sandbox, "run workers without Landlock and seccomp (debugging only)");
-  cmd->add_flag("!--no-prepare", options->prepare,
-                "do not start the next request's worker while waiting (each run starts its own, as kgate run)");
+  cmd->add_option("--prepare", options->prepare,
+                  "spare workers started ahead of the requests; a request takes the oldest and its replacement "
+                  "starts at once (default: 3 on cuda, 1 on cpu)")
+      ->check(CLI::Range(0, 16));
+  cmd->add_flag("--no-prepare", options->no_prepare,
+                "no spare workers: each run starts its own, as kgate run (--prepare 0)");
   return {cmd, [options] { return serve(*options); }};
 }
 

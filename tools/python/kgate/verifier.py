@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from kgate import _core
 
@@ -159,9 +159,10 @@ class Verifier:
     profile: "quick" (RL reward loops) or "full"; verify() may override it per call.
     tasks_dir: where task names resolve (default: the bundled tasks).
     gate: the kgate.Gate of the static stage (default: the default rules).
-    prepare: the judge starts each candidate's sandboxed worker while it waits for the candidate (its
-      interpreter, torch import and CUDA set-up are done when the candidate comes); False starts it
-      when the candidate comes, as kgate run does.
+    prepare: the judge keeps spare sandboxed workers started ahead of the candidates (their interpreter,
+      torch import and CUDA set-up are done when a candidate comes), and starts a replacement as soon as
+      a candidate takes one. True: the judge's default (3 on cuda, 1 on cpu); an int: that many; False:
+      none, each candidate's worker starts when it comes, as kgate run does.
     Thread-safe: calls from several threads take turns (a judge holds its device).
     """
 
@@ -176,7 +177,7 @@ class Verifier:
         sandbox: bool = True,
         timeout_s: float = 60.0,
         warm: bool = True,
-        prepare: bool = True,
+        prepare: Union[bool, int] = True,
         runtime: Optional[str] = None,
     ):
         if profile not in ("quick", "full"):
@@ -212,8 +213,10 @@ class Verifier:
             args.append("--warm")
         if not self._sandbox:
             args.append("--no-sandbox")
-        if not self._prepare:
+        if self._prepare is False:
             args.append("--no-prepare")
+        elif self._prepare is not True:
+            args += ["--prepare", str(int(self._prepare))]
         env = dict(os.environ)
         if self._visible is not None:
             env["CUDA_VISIBLE_DEVICES"] = self._visible
