@@ -274,7 +274,17 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
   // The worker starts first: its interpreter and torch import overlap the judge's own start-up and the
   // reference's load. A worker started ahead (kgate serve) has done them already.
   std::unique_ptr<PreparedWorker::State> run = prepared ? prepared->take() : nullptr;
-  if (run && !(same_worker(run->spawn, spawn_for(options)) && run->worker->running())) run.reset();
+  if (run) {
+    if (!same_worker(run->spawn, spawn_for(options))) {
+      report.worker_ahead = "did not fit the run's options";
+      run.reset();
+    } else if (!run->worker->running()) {
+      report.worker_ahead = "had ended";
+      run.reset();
+    } else {
+      report.worker_ahead = "used";
+    }
+  }
   if (!run) {
     auto started = start_worker(options);
     if (!started) return Error{started.error()};

@@ -125,6 +125,9 @@ struct RunReport {
   std::string parameter_redraw;
   SandboxState sandbox;
   std::vector<CompileRecord> compiles;
+  // The worker started ahead (kgate serve's spares): "used", "did not fit the run's options", "had ended",
+  // or "none" (the run started its own, as kgate run does).
+  std::string worker_ahead = "none";
   std::string worker_end;              // how the worker ended ("exited with code 0", "killed by signal 9 (SIGKILL)")
   std::string worker_log_tail;         // its stdout/stderr, for people
   std::optional<TimingReport> timing;  // GPU runs whose every case passed: speed, kernels, roofline

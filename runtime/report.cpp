@@ -52,6 +52,7 @@ json to_json(const RunReport& report) {
            {"cases", cases},
            {"sandbox", to_json(report.sandbox)},
            {"compile_cache", compiles},
+           {"worker_ahead", report.worker_ahead},
            {"worker_end", report.worker_end},
            {"ran_alone", report.ran_alone},
            {"seconds", report.seconds}};

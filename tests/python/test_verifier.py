@@ -116,6 +116,7 @@ def test_worker_is_started_ahead_and_a_dead_one_replaced(kgate, source_dir):
         assert len(ahead) == 1
         result = v.verify(item["source"], item["task"], path=item["path"], static=False)
         assert result.verdict == "pass"
+        assert result.report["worker_ahead"] == "used"
         assert phase(result.report, "waiting for the judge") > 1.0  # it was ready before the candidate came
         time.sleep(1)
         replaced = worker_children(v._process.pid)
@@ -124,24 +125,30 @@ def test_worker_is_started_ahead_and_a_dead_one_replaced(kgate, source_dir):
         time.sleep(0.5)
         result = v.verify(item["source"], item["task"], path=item["path"], static=False)
         assert result.verdict == "pass", result.reasons
+        assert result.report["worker_ahead"] == "had ended"
         assert phase(result.report, "waiting for the judge") < 1.0
     with kgate.Verifier(device="cpu", prepare=False) as v:
         time.sleep(2)
         assert worker_children(v._process.pid) == []
         assert v.verify(item["source"], item["task"], path=item["path"], static=False).verdict == "pass"
     # Two spares: a candidate takes the older one, whose replacement starts at once; the other spare was
-    # ready before the candidate came, and both spares are there again for the next one.
-    with kgate.Verifier(device="cpu", prepare=2) as v:
+    # ready before the candidate came, and both spares are there again for the next one. The spares' CPU
+    # limit follows the timeout, which the Verifier hands the judge: a timeout of its own still fits them.
+    with kgate.Verifier(device="cpu", prepare=2, timeout_s=45) as v:
         assert v.ready["spare_workers"] == 2
         time.sleep(8)
         ahead = worker_children(v._process.pid)
         assert len(ahead) == 2
         result = v.verify(item["source"], item["task"], path=item["path"], static=False)
         assert result.verdict == "pass", result.reasons
+        assert result.report["worker_ahead"] == "used"
         assert phase(result.report, "waiting for the judge") > 1.0
         time.sleep(1)
         after = worker_children(v._process.pid)
         assert len(after) == 2 and len(set(after) & set(ahead)) == 1  # the unused spare, and a new one
+        # A request with another timeout cannot use a spare, and the report says so.
+        result = v.verify(item["source"], item["task"], path=item["path"], static=False, timeout_s=50)
+        assert result.verdict == "pass" and result.report["worker_ahead"] == "did not fit the run's options"
 
 
 # A C++ extension built by load_inline for the CPU: the compile cache's path without a GPU.

@@ -41,6 +41,9 @@ struct ServeOptions {
   std::string cache_dir;
   bool warm = false;
   bool no_sandbox = false;
+  // The requests' default timeout. A spare worker's CPU limit is derived from it, so a request with another
+  // timeout cannot use a spare (kgate.Verifier passes its own timeout here for that reason).
+  double timeout_s = 60;
   // Spare workers started ahead of the requests (0: each run starts its own, as kgate run). The default,
   // -1, is 3 on cuda (a torch import takes about 5 s on an H200 host, a quick run past it about 1 s) and
   // 1 on cpu (there the spares' imports compete with the runs for the same cores).
@@ -144,6 +147,7 @@ RunCommandOptions defaults(const ServeOptions& serve) {
   o.profile = serve.profile;
   o.cache_dir = serve.cache_dir;
   o.no_sandbox = serve.no_sandbox;
+  o.timeout_s = serve.timeout_s;
   return o;
 }
 
@@ -280,6 +284,11 @@ RegisteredCommand add_serve_command(CLI::App& parent) {
   cmd->add_option("--tasks-dir", options->tasks_dir, "where task names resolve (default: the bundled tasks)");
   cmd->add_option("--cache-dir", options->cache_dir,
                   "compile cache (default: $KGATE_CACHE_DIR or ~/.cache/kgate/compile)");
+  cmd->add_option("--timeout", options->timeout_s,
+                  "the requests' default wall-clock seconds for one build or forward call (the spares' limits "
+                  "follow it: a request with another timeout_s starts its own worker)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_flag("--warm", options->warm, "start Python, import torch (and on cuda make the context) before ready");
   cmd->add_flag("--no-sandbox", options->no_sandbox, "run workers without Landlock and seccomp (debugging only)");
   cmd->add_option("--prepare", options->prepare,

@@ -204,7 +204,9 @@ class Verifier:
 
     # -- the judge process --------------------------------------------------------------------------
     def _start(self) -> None:
-        args = [self._runtime, "serve", "--device", self._runtime_device, "--profile", self.profile]
+        # The judge's default timeout is ours: its spare workers' limits follow it, so our requests fit them.
+        args = [self._runtime, "serve", "--device", self._runtime_device, "--profile", self.profile,
+                "--timeout", repr(float(self.timeout_s))]
         if self.tasks_dir:
             args += ["--tasks-dir", self.tasks_dir]
         if self.cache_dir:
