@@ -187,6 +187,15 @@ TEST(PtxScan, SourceNames) {
   EXPECT_EQ(source_name("relu_kernel"), "relu_kernel");
 }
 
+// A raw .cu file's facts (the tree-sitter engine), linked, then the witness over them.
+void witness_raw_file(const SourceFile& file, FactSet& facts, std::vector<Diagnostic>& diagnostics) {
+  cuda::CudaOptions options;
+  options.force_tree_sitter = true;
+  cuda::extract_facts(file, facts, diagnostics, options);
+  cuda::link(facts);
+  witness(file, facts, diagnostics);
+}
+
 // The witness on a raw .cu file. With NVRTC: the decorators and the Cast facts of what the PTX shows.
 // Without: no PTX facts, and the note that says the cross-check did not run.
 TEST(Witness, RawFile) {
@@ -211,11 +220,7 @@ torch::Tensor run(torch::Tensor x) {
 )");
   FactSet facts;
   std::vector<Diagnostic> diagnostics;
-  cuda::CudaOptions options;
-  options.force_tree_sitter = true;
-  cuda::extract_facts(file, facts, diagnostics, options);
-  cuda::link(facts);
-  witness(file, facts, diagnostics);
+  witness_raw_file(file, facts, diagnostics);
   const auto function = [&](const std::string& name) -> const Function& {
     for (const Function& f : facts.functions)
       if (f.name == name) return f;
@@ -267,11 +272,7 @@ void run(const float* x, float* y) { copy<float><<<1, 32>>>(x, y); }
     FileBudget budget(max_ms, 0);
     FactSet facts;
     std::vector<Diagnostic> diagnostics;
-    cuda::CudaOptions options;
-    options.force_tree_sitter = true;
-    cuda::extract_facts(file, facts, diagnostics, options);
-    cuda::link(facts);
-    witness(file, facts, diagnostics);
+    witness_raw_file(file, facts, diagnostics);
     for (const Diagnostic& d : diagnostics)
       if (d.rule == "ptx-witness-not-run") notes.push_back(d.message);
     if (overrun) *overrun = budget.overrun();
