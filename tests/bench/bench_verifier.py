@@ -68,6 +68,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2, help="counted rounds over the candidates (0: warm-up only)")
     parser.add_argument("--cli", default=str(ROOT / "build" / "tools" / "kgate"))
     parser.add_argument("--match", default="", help="only candidates whose path matches this regular expression")
+    parser.add_argument("--prepare", type=int, default=None,
+                        help="spare workers per Verifier (kgate serve --prepare; default: the judge's)")
     args = parser.parse_args()
     items = cpu_candidates() if args.device == "cpu" else gpu_candidates()
     items = [item for item in items if re.search(args.match, item["key"])]
@@ -79,7 +81,8 @@ def main() -> int:
         return verifier.verify(item["source"], item["task"], path=item["path"], static=static).verdict
 
     # Warm-up round: the compile cache, and the first CUDA context of a fresh machine.
-    first = kgate.Verifier(device="cuda:0" if args.device == "cuda" else "cpu")
+    prepare = True if args.prepare is None else args.prepare
+    first = kgate.Verifier(device="cuda:0" if args.device == "cuda" else "cpu", prepare=prepare)
     for item in items:
         check(item, verify(first, item), "warm-up")
 
@@ -107,7 +110,7 @@ def main() -> int:
     one_gpu_rate = 60 * len(verifier_times) / sum(verifier_times)
     print(f"steady state, one Verifier: {one_gpu_rate:.1f} candidates/min")
     if args.gpus > 1:
-        verifiers = [first] + [kgate.Verifier(device=f"cuda:{n}") for n in range(1, args.gpus)]
+        verifiers = [first] + [kgate.Verifier(device=f"cuda:{n}", prepare=prepare) for n in range(1, args.gpus)]
         for verifier in verifiers[1:]:  # each judge's own first CUDA context and compile lookups
             for item in items[:2]:
                 check(item, verify(verifier, item), "warm-up")
