@@ -62,6 +62,11 @@ class ModelNew(nn.Module):
         # ok: torch-function-in-forward
         out = torch.empty_like(a)
         n = out.numel()
+        # A broadcast is a view, as expand is: no arithmetic.
+        # ok: torch-function-in-forward
+        b = torch.broadcast_to(b, a.shape)
+        # ok: torch-function-in-forward
+        b = b.broadcast_to(a.shape)
         # ok: torch-function-in-forward
         stream = torch.cuda.current_stream()
         add_kernel[(triton.cdiv(n, 1024),)](a, b, out, n, BLOCK=1024)
