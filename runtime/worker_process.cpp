@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "analyzers/core/wait_status.h"
+
 namespace kgate::runtime {
 namespace {
 
@@ -148,12 +150,7 @@ std::string WorkerProcess::reap(int grace_ms) {
   }
   pid_ = -1;
   if (done < 0) return "lost (waitpid failed)";
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    const char* name = ::sigabbrev_np(sig);
-    return "killed by signal " + std::to_string(sig) + (name ? std::string(" (SIG") + name + ")" : std::string());
-  }
-  return "exited with code " + std::to_string(WEXITSTATUS(status));
+  return describe_wait_status(status);
 }
 
 }  // namespace kgate::runtime

@@ -18,6 +18,7 @@
 
 #include "analyzers/core/budget.h"
 #include "analyzers/core/data_dir.h"
+#include "analyzers/core/wait_status.h"
 #include "analyzers/ptx/nvrtc_protocol.h"
 
 extern char** environ;
@@ -41,16 +42,6 @@ uint64_t child_cpu_ms(pid_t pid) {
   }
   const long ticks = ::sysconf(_SC_CLK_TCK);
   return ticks > 0 ? (utime + stime) * 1000 / static_cast<unsigned long long>(ticks) : 0;
-}
-
-std::string ending(int status) {
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    const char* name = ::strsignal(sig);
-    return "signal " + std::to_string(sig) + (name ? std::string(", ") + name : std::string());
-  }
-  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
-  return "status " + std::to_string(status);
 }
 
 class Helper {
@@ -134,8 +125,8 @@ class Helper {
   // The helper ended without an answer: NVRTC crashed on this source.
   NvrtcOutcome ended() {
     const int status = stop(true);
-    return {NvrtcOutcome::Kind::Crashed, "NVRTC crashed on its device code (kgate-nvrtc ended with " + ending(status) +
-                                             "; the gate ran it in a child process)"};
+    return {NvrtcOutcome::Kind::Crashed, "NVRTC crashed on its device code (kgate-nvrtc " +
+                                             describe_wait_status(status) + "; the gate ran it in a child process)"};
   }
 
   // Ends the helper (killing it when asked) and returns its wait status.

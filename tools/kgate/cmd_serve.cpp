@@ -44,18 +44,13 @@ struct ServeOptions {
   // The requests' default timeout. A spare worker's CPU limit is derived from it, so a request with another
   // timeout cannot use a spare (kgate.Verifier passes its own timeout here for that reason).
   double timeout_s = 60;
-  // Spare workers started ahead of the requests (0: each run starts its own, as kgate run). The default,
-  // -1, is 3 on cuda (a torch import takes about 5 s on an H200 host, a quick run past it about 1 s) and
-  // 1 on cpu (there the spares' imports compete with the runs for the same cores).
+  // Spare workers started ahead of the requests (0, --no-prepare: each run starts its own, as kgate run).
+  // The default, -1, is 3 on cuda (a torch import takes about 5 s on an H200 host, a quick run past it
+  // about 1 s) and 1 on cpu (there the spares' imports compete with the runs for the same cores).
   int prepare = -1;
-  bool no_prepare = false;
 };
 
-int spare_workers(const ServeOptions& o) {
-  if (o.no_prepare) return 0;
-  if (o.prepare >= 0) return o.prepare;
-  return o.device == "cpu" ? 1 : 3;
-}
+int spare_workers(const ServeOptions& o) { return o.prepare >= 0 ? o.prepare : o.device == "cpu" ? 1 : 3; }
 
 // Answers go to a descriptor of their own: stdout itself is pointed at stderr, so that whatever the
 // judge's Python (a reference's print) or a library writes there never lands inside the protocol.
@@ -295,8 +290,9 @@ RegisteredCommand add_serve_command(CLI::App& parent) {
                   "spare workers started ahead of the requests; a request takes the oldest and its replacement "
                   "starts at once (default: 3 on cuda, 1 on cpu)")
       ->check(CLI::Range(0, 16));
-  cmd->add_flag("--no-prepare", options->no_prepare,
-                "no spare workers: each run starts its own, as kgate run (--prepare 0)");
+  cmd->add_flag_callback(
+      "--no-prepare", [options] { options->prepare = 0; },
+      "no spare workers: each run starts its own, as kgate run (--prepare 0)");
   return {cmd, [options] { return serve(*options); }};
 }
 
