@@ -213,10 +213,12 @@ WorkerSpawn spawn_for(const RunOptions& options) {
   return spawn;
 }
 
-bool same_worker(const WorkerSpawn& a, const WorkerSpawn& b) {
-  return a.executable == b.executable && a.sandbox == b.sandbox && a.device == b.device &&
-         a.limits.cpu_seconds == b.limits.cpu_seconds && a.limits.file_bytes == b.limits.file_bytes &&
-         a.limits.processes == b.limits.processes && a.limits.address_space == b.limits.address_space;
+// Whether a worker started ahead as `ahead` can serve a run that wants `wanted`: the same program,
+// sandbox, device and limits, except that its CPU-time limit may be larger (the judge lowers it).
+bool fits(const WorkerSpawn& ahead, const WorkerSpawn& wanted) {
+  return ahead.executable == wanted.executable && ahead.sandbox == wanted.sandbox && ahead.device == wanted.device &&
+         ahead.limits.cpu_seconds >= wanted.limits.cpu_seconds && ahead.limits.file_bytes == wanted.limits.file_bytes &&
+         ahead.limits.processes == wanted.limits.processes && ahead.limits.address_space == wanted.limits.address_space;
 }
 
 }  // namespace
@@ -275,13 +277,18 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
   // reference's load. A worker started ahead (kgate serve) has done them already.
   std::unique_ptr<PreparedWorker::State> run = prepared ? prepared->take() : nullptr;
   if (run) {
-    if (!same_worker(run->spawn, spawn_for(options))) {
+    const WorkerSpawn wanted = spawn_for(options);
+    if (!fits(run->spawn, wanted)) {
       report.worker_ahead = "did not fit the run's options";
       run.reset();
     } else if (!run->worker->running()) {
       report.worker_ahead = "had ended";
       run.reset();
+    } else if (Status lowered = run->worker->lower_cpu_limit(wanted.limits.cpu_seconds); !lowered) {
+      report.worker_ahead = "did not fit the run's options (" + lowered.message() + ")";
+      run.reset();
     } else {
+      run->spawn.limits.cpu_seconds = wanted.limits.cpu_seconds;
       report.worker_ahead = "used";
     }
   }

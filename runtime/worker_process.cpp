@@ -3,9 +3,11 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -129,6 +131,18 @@ bool WorkerProcess::running() const {
   if (pid_ <= 0) return false;
   siginfo_t info{};
   return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
+}
+
+Status WorkerProcess::lower_cpu_limit(std::uint64_t seconds) {
+  if (pid_ <= 0) return Error{"the worker has been reaped"};
+  rlimit current{};
+  if (::prlimit(pid_, RLIMIT_CPU, nullptr, &current) != 0)
+    return Error{std::string("prlimit (read): ") + std::strerror(errno)};
+  // The worker may not have applied its own limit yet (it does at start): it then keeps the lower one,
+  // since it never raises a hard limit (apply_limits).
+  const rlimit wanted{std::min<rlim_t>(current.rlim_cur, seconds), std::min<rlim_t>(current.rlim_max, seconds)};
+  if (::prlimit(pid_, RLIMIT_CPU, &wanted, nullptr) != 0) return Error{std::string("prlimit: ") + std::strerror(errno)};
+  return Status::ok();
 }
 
 MessageRead WorkerProcess::receive(int timeout_ms) { return read_message(from_worker_, timeout_ms); }

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -43,6 +44,10 @@ class WorkerProcess {
   bool alive() const { return pid_ > 0; }
   // Whether the process has not ended yet (without reaping it: reap() still describes its end).
   bool running() const;
+  // Lowers the worker's CPU-time limit (RLIMIT_CPU, soft and hard) to `seconds` of its whole life: a
+  // worker started ahead with a larger limit then serves a run that wants less. Raising is not
+  // possible without privilege, and is never asked for.
+  Status lower_cpu_limit(std::uint64_t seconds);
 
  private:
   WorkerProcess(pid_t pid, int to_worker, int from_worker)

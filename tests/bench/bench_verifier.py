@@ -8,6 +8,7 @@ queue. Every run is checked against the expected verdict; a wrong one fails the 
   PYTHONPATH=build/python KGATE_RUNTIME=build/tools/kgate-runtime \
     .venv/bin/python tests/bench/bench_verifier.py --device cpu            # the CPU runtime corpus
   ... --device cuda --gpus 2 --rounds 3                                      # corpus/honest/tasks on GPUs
+  ... --device cuda --prepare 1,3        # one Verifier per spare-worker count, each against the baseline
 
 cpu: corpus/runtime's four CPU candidates, runtime only (they are pure PyTorch: the static gate rejects
 them). cuda: corpus/honest/tasks (one honest kernel per task category), static gate and runtime.
@@ -68,8 +69,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2, help="counted rounds over the candidates (0: warm-up only)")
     parser.add_argument("--cli", default=str(ROOT / "build" / "tools" / "kgate"))
     parser.add_argument("--match", default="", help="only candidates whose path matches this regular expression")
-    parser.add_argument("--prepare", type=int, default=None,
-                        help="spare workers per Verifier (kgate serve --prepare; default: the judge's)")
+    parser.add_argument("--prepare", default=None,
+                        help="spare workers per Verifier (kgate serve --prepare; default: the judge's); a list "
+                             "(1,3) runs one Verifier per count over the same rounds, each against the baseline")
     args = parser.parse_args()
     items = cpu_candidates() if args.device == "cpu" else gpu_candidates()
     items = [item for item in items if re.search(args.match, item["key"])]
@@ -77,11 +79,18 @@ def main() -> int:
         sys.exit(f"bench_verifier: no candidate matches {args.match!r}")
     static = args.device == "cuda"
 
-    def verify(verifier, item):
-        return verifier.verify(item["source"], item["task"], path=item["path"], static=static).verdict
+    waits = []  # the judge's wait for each counted run's worker (the report's `worker start-up` phase)
+
+    def verify(verifier, item, counted=False):
+        result = verifier.verify(item["source"], item["task"], path=item["path"], static=static)
+        if counted and result.report:
+            waits.append(sum(p["seconds"] for p in result.report.get("phases", [])
+                             if p["phase"] == "worker start-up"))
+        return result.verdict
 
     # Warm-up round: the compile cache, and the first CUDA context of a fresh machine.
-    prepare = True if args.prepare is None else args.prepare
+    counts = [True] if args.prepare is None else [int(n) for n in str(args.prepare).split(",")]
+    prepare = counts[0]
     first = kgate.Verifier(device="cuda:0" if args.device == "cuda" else "cpu", prepare=prepare)
     for item in items:
         check(item, verify(first, item), "warm-up")
@@ -97,15 +106,30 @@ def main() -> int:
             start = time.monotonic()
             check(item, run_process(args.cli, item, args.device), "kgate run")
             process_times.append(time.monotonic() - start)
-    for _ in range(args.rounds):
-        for item in items:
-            start = time.monotonic()
-            check(item, verify(first, item), "Verifier")
-            verifier_times.append(time.monotonic() - start)
+    def stream(verifier):
+        times = []
+        waits.clear()
+        for _ in range(args.rounds):
+            for item in items:
+                start = time.monotonic()
+                check(item, verify(verifier, item, counted=True), "Verifier")
+                times.append(time.monotonic() - start)
+        return times
+
+    verifier_times = stream(first)
     print(f"device {args.device}, {len(items)} candidates x {args.rounds} rounds, quick profile")
     print(f"kgate run process per candidate (baseline): {per_candidate(process_times)}")
-    print(f"kgate.Verifier per candidate:               {per_candidate(verifier_times)}")
-    print(f"ratio baseline/Verifier (mean): {statistics.mean(process_times) / statistics.mean(verifier_times):.2f}x")
+
+    def say(count, times):
+        label = "kgate.Verifier" if args.prepare is None else f"kgate.Verifier, {count} spare workers"
+        print(f"{label} per candidate: {per_candidate(times)}; waiting for its worker: {per_candidate(waits)}")
+        print(f"  ratio baseline/Verifier (mean): {statistics.mean(process_times) / statistics.mean(times):.2f}x")
+
+    say(prepare, verifier_times)
+    for count in counts[1:]:
+        with kgate.Verifier(device="cuda:0" if args.device == "cuda" else "cpu", prepare=count) as other:
+            check(items[0], verify(other, items[0]), "warm-up")  # its own first CUDA context
+            say(count, stream(other))
 
     one_gpu_rate = 60 * len(verifier_times) / sum(verifier_times)
     print(f"steady state, one Verifier: {one_gpu_rate:.1f} candidates/min")

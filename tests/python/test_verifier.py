@@ -146,9 +146,34 @@ def test_worker_is_started_ahead_and_a_dead_one_replaced(kgate, source_dir):
         time.sleep(1)
         after = worker_children(v._process.pid)
         assert len(after) == 2 and len(set(after) & set(ahead)) == 1  # the unused spare, and a new one
-        # A request with another timeout cannot use a spare, and the report says so.
+        # A request with a shorter timeout uses a spare whose CPU limit the judge lowers to the run's own
+        # (120 s of start-up and 16 calls of 40 s: 760 s); the candidate fails where the limit is another.
+        result = v.verify(CPU_LIMIT_CHECK.format(limit=120 + 16 * 40), item["task"], path="cpu_limit.py",
+                          static=False, timeout_s=40)
+        assert result.verdict == "pass", result.reasons
+        assert result.report["worker_ahead"] == "used"
+        # A longer one cannot (a hard limit is not raised), and the report says so.
         result = v.verify(item["source"], item["task"], path=item["path"], static=False, timeout_s=50)
         assert result.verdict == "pass" and result.report["worker_ahead"] == "did not fit the run's options"
+
+
+# scale_add's candidate, which first checks the CPU-time limit it runs under.
+CPU_LIMIT_CHECK = '''
+import resource
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        limit = resource.getrlimit(resource.RLIMIT_CPU)
+        if limit != ({limit}, {limit}):
+            raise RuntimeError(f"the worker's CPU limit is {{limit}}")
+
+    def forward(self, x, y):
+        return torch.add(y, x, alpha=2.0)
+'''
 
 
 # A C++ extension built by load_inline for the CPU: the compile cache's path without a GPU.

@@ -41,8 +41,9 @@ struct ServeOptions {
   std::string cache_dir;
   bool warm = false;
   bool no_sandbox = false;
-  // The requests' default timeout. A spare worker's CPU limit is derived from it, so a request with another
-  // timeout cannot use a spare (kgate.Verifier passes its own timeout here for that reason).
+  // The requests' default timeout. A spare worker's CPU limit is derived from it: a request with a shorter
+  // timeout lowers the spare's limit to its own, one with a longer timeout cannot use a spare (kgate.Verifier
+  // passes its own timeout here for that reason).
   double timeout_s = 60;
   // Spare workers started ahead of the requests (0, --no-prepare: each run starts its own, as kgate run).
   // The default, -1, is 3 on cuda (a torch import takes about 5 s on an H200 host, a quick run past it
@@ -268,7 +269,8 @@ RegisteredCommand add_serve_command(CLI::App& parent) {
           "\"error\"}.\n"
           "The first line out is {\"ready\": true, \"spare_workers\": N, ...}. Every candidate gets a fresh sandboxed\n"
           "worker, started ahead (--prepare spares, with the server's defaults: a request with another device or\n"
-          "timeout starts its own); the judge, its Python with torch, the CUDA context, loaded tasks and the compile\n"
+          "a longer timeout starts its own); the judge, its Python with torch, the CUDA context, loaded tasks and the "
+          "compile\n"
           "cache stay. Ends at end of input.");
   cmd->add_option("--device", options->device, "the default device of requests")
       ->check(CLI::IsMember({"cpu", "cuda"}))
@@ -281,7 +283,7 @@ RegisteredCommand add_serve_command(CLI::App& parent) {
                   "compile cache (default: $KGATE_CACHE_DIR or ~/.cache/kgate/compile)");
   cmd->add_option("--timeout", options->timeout_s,
                   "the requests' default wall-clock seconds for one build or forward call (the spares' limits "
-                  "follow it: a request with another timeout_s starts its own worker)")
+                  "follow it: a request with a longer timeout_s starts its own worker)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_flag("--warm", options->warm, "start Python, import torch (and on cuda make the context) before ready");
