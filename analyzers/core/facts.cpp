@@ -427,6 +427,7 @@ Table input_table() {
       {"name", [](const FactSet& f, size_t i) { return s(f.inputs[i].name); }},
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.inputs[i].function)); }},
       {"read", [](const FactSet& f, size_t i) { return b(f.inputs[i].read); }},
+      {"unread_in", [](const FactSet& f, size_t i) { return s(f.inputs[i].unread_in); }},
       {"reachable", [](const FactSet& f, size_t i) { return b(f.inputs[i].reachable); }},
   };
 }

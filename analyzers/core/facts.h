@@ -313,6 +313,17 @@ struct InputParam {
   bool read = false;
   bool reachable = false;
   Span span;  // the parameter
+  // Where the input is handed to the submission's C++ (`ext.fn(x)`): the call's span and the
+  // positional argument. Such a use is a read unless every one lands in a parameter that the C++
+  // function does not read (its "param-unread:<i>" decorator; cuda::link decides, and fills
+  // `unread_in` with "ext.fn (C++ parameter w)" for the message).
+  struct ExtensionArg {
+    Span call;
+    int position = -1;
+  };
+  std::vector<ExtensionArg> extension_args;
+  bool read_elsewhere = false;  // a read that is not such a hand-over (or one that could not be mapped)
+  std::string unread_in;
 };
 
 struct StringConst {

@@ -199,6 +199,46 @@ bool is_tensor_variable_type(std::string_view type_text) {
   return t == "Tensor" || t == "at::Tensor" || t == "torch::Tensor" || t == "torch::autograd::Variable";
 }
 
+bool tensor_metadata_only_method(std::string_view m) {
+  static const std::set<std::string_view> kMetadata = {"size",
+                                                       "sizes",
+                                                       "sym_size",
+                                                       "sym_sizes",
+                                                       "dim",
+                                                       "ndimension",
+                                                       "numel",
+                                                       "sym_numel",
+                                                       "stride",
+                                                       "strides",
+                                                       "options",
+                                                       "dtype",
+                                                       "scalar_type",
+                                                       "device",
+                                                       "get_device",
+                                                       "is_cuda",
+                                                       "is_cpu",
+                                                       "is_contiguous",
+                                                       "defined",
+                                                       "element_size",
+                                                       "itemsize",
+                                                       "nbytes",
+                                                       "layout",
+                                                       "is_floating_point",
+                                                       "is_complex",
+                                                       "suggest_memory_format",
+                                                       "storage_offset",
+                                                       "requires_grad",
+                                                       "is_sparse",
+                                                       "has_names"};
+  return kMetadata.count(m) > 0;
+}
+
+bool like_maker(std::string_view r) {
+  const std::string_view last = last_component(r);
+  if (last != "empty_like" && last != "zeros_like" && last != "ones_like" && last != "full_like") return false;
+  return r == last || r.rfind("at::", 0) == 0 || r.rfind("torch::", 0) == 0;
+}
+
 std::optional<std::string> aten_non_tensor_result(std::string_view r) {
   static const std::set<std::string_view> kScalar = {"size",
                                                      "numel",

@@ -67,6 +67,12 @@ bool tensor_arithmetic(std::string_view resolved);
 // optionals of tensors, nor TensorOptions.
 bool is_tensor_variable_type(std::string_view type_text);
 
+// Tensor methods that read only a tensor's metadata (x.size(0), x.options(), x.is_cuda()), and the
+// makers of a tensor shaped like their argument (at::empty_like(x)): a parameter used only through
+// them is not read (the "param-unread:<i>" decorator of both engines).
+bool tensor_metadata_only_method(std::string_view method);
+bool like_maker(std::string_view resolved);
+
 // What an ATen call returns when it is not a tensor: "sizes" -> "c10::IntArrayRef", "options" ->
 // "c10::TensorOptions", metadata (numel, dtype, data_ptr, ...) -> "" (a number, pointer or handle);
 // nullopt when the call returns a tensor.

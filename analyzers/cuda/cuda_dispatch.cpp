@@ -218,6 +218,40 @@ void note_param_sources(FactSet& facts, const CallGraph& graph) {
   }
 }
 
+// Entry inputs that the Python side hands only to the submission's C++ (InputParam::extension_args):
+// not read when every such argument lands in a C++ parameter that its function never reads
+// ("param-unread:<i>", both engines). An argument whose call or function is unknown is a read.
+void note_inputs_unread_in_cpp(FactSet& facts) {
+  const auto same = [](const Span& a, const Span& b) {
+    return a.line == b.line && a.col == b.col && a.end_line == b.end_line && a.end_col == b.end_col;
+  };
+  for (auto& in : facts.inputs) {
+    if (in.read_elsewhere || in.extension_args.empty()) continue;
+    std::string where;
+    bool unread = true;
+    for (const auto& arg : in.extension_args) {
+      auto l = std::find_if(facts.launches.begin(), facts.launches.end(), [&](const Launch& launch) {
+        return launch.kind == LaunchKind::Extension && same(launch.span, arg.call);
+      });
+      if (l == facts.launches.end() || l->kernel_function < 0 || arg.position < 0) {
+        unread = false;
+        break;
+      }
+      const Function& fn = facts.functions[l->kernel_function];
+      const auto position = static_cast<size_t>(arg.position);
+      if (position >= fn.params.size() || !has_decorator(fn, "param-unread:" + std::to_string(position))) {
+        unread = false;
+        break;
+      }
+      const std::string here = l->kernel + " (C++ parameter " + fn.params[position] + " of " + fn.qualname + ")";
+      if (where.find(here) == std::string::npos) where += (where.empty() ? "" : ", ") + here;
+    }
+    if (!unread) continue;
+    in.read = false;
+    in.unread_in = where;
+  }
+}
+
 }  // namespace
 
 // The namespace of a TORCH_LIBRARY block from the function its macro defines (the shims' spelling):
@@ -384,7 +418,10 @@ void link(FactSet& facts) {
     if (cpp_function(w.function)) w.reachable = reach[w.function] && !w.guard.dead();
   for (auto& nm : facts.names)
     if (cpp_function(nm.function)) nm.reachable = reach[nm.function];
-  if (python_host) note_param_sources(facts, graph);
+  if (python_host) {
+    note_param_sources(facts, graph);
+    note_inputs_unread_in_cpp(facts);
+  }
 }
 
 std::vector<int> missing_extension_functions(const FactSet& facts) {

@@ -104,6 +104,10 @@ bool Extractor::data_use(TSNode id, int fi, int scope, int depth, ReadVisits& se
     const bool called =
         ts::is(ts::parent(parent), "call") && ts_node_eq(ts::field(ts::parent(parent), "function"), parent);
     if (called ? tensor_metadata_method(attr) : tensor_metadata_attribute(attr)) return false;
+    // f(x.contiguous()): the same values reach f's parameter.
+    const TSNode outer = ts::parent(ts::parent(parent));
+    if (called && attr == "contiguous" && ts::is(outer, "argument_list") && ts::is(ts::parent(outer), "call"))
+      return argument_read(ts::parent(outer), ts::parent(parent), -1, scope, depth, seen);
     return !clears_list(id, src_);
   }
   // `y = x`: what reads y reads x.
@@ -142,6 +146,12 @@ bool Extractor::argument_read(TSNode call, TSNode arg, int element, int scope, i
   const int position = keyword ? 0 : positional_index(ts::field(call, "arguments"), arg);
   if (position < 0) return true;
   const Value callee = eval(fn, scope);
+  // ext.fn(x): the C++ function's parameter decides (cuda::link); until then, a read.
+  if (callee.k == Value::K::ExtFunction) {
+    if (keyword || element >= 0) return true;
+    extension_args_.push_back({ts::span(call), position});
+    return false;
+  }
   if (callee.k != Value::K::Function) return true;
   const Function& target = facts_.functions[callee.index];
   // Followed only where the call names the function itself: what `Fn.apply(x)` (an autograd Function's
@@ -207,7 +217,10 @@ void Extractor::finish_inputs() {
       InputParam in;
       in.name = name;
       in.function = fi;
-      in.read = name_read(fi, name, 0, seen);
+      extension_args_.clear();
+      in.read_elsewhere = name_read(fi, name, 0, seen);
+      in.extension_args = in.read_elsewhere ? decltype(extension_args_){} : extension_args_;
+      in.read = in.read_elsewhere || !in.extension_args.empty();
       in.reachable = facts_.functions[fi].reachable;
       in.span = ts::span(p);
       facts_.inputs.push_back(std::move(in));

@@ -256,6 +256,8 @@ class Extractor {
   void finish_outputs();
   // Entry inputs and whether their data is read (extract_inputs.cpp).
   using ReadVisits = std::set<std::pair<int, std::string>>;
+  // The hand-overs to the submission's C++ that name_read met (InputParam::extension_args).
+  std::vector<InputParam::ExtensionArg> extension_args_;
   void finish_inputs();
   bool name_read(int fi, const std::string& name, int depth, ReadVisits& seen);
   bool data_use(TSNode id, int fi, int scope, int depth, ReadVisits& seen);

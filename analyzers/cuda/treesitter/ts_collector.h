@@ -128,6 +128,11 @@ class TsCollector {
   std::string root_name(TSNode e) const;
   std::string storage_root(TSNode e) const;
   bool writes_in(TSNode n, const std::vector<std::string>& pointers, int depth) const;
+  // Tensor parameters whose data the body never reads (ts_cuda_reads.cpp): "param-unread:<i>".
+  std::vector<size_t> unread_tensor_params(TSNode body, const std::vector<std::string>& params,
+                                           const std::map<std::string, std::string>& types) const;
+  bool data_use(TSNode id) const;
+  bool macro_only_inspects(const std::string& name, size_t arg, int depth) const;
 
   // ---- declarations, assignments, returns ----
   void declaration(TSNode n);

@@ -377,6 +377,9 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   fn_stack_.pop_back();
   if (facts_.functions[idx].kind == FunctionKind::CudaGlobal && !kernel_writes(body, pointer_params))
     facts_.functions[idx].decorators.push_back("no-pointer-write");
+  if (facts_.functions[idx].kind == FunctionKind::Host)
+    for (size_t i : unread_tensor_params(body, facts_.functions[idx].params, types))
+      facts_.functions[idx].decorators.push_back("param-unread:" + std::to_string(i));
   std::string head_type = squeeze(str(field(n, "type")));
   if (head_type.find("Tensor") != std::string::npos)
     for (const auto& [node, text] : returns_) add_return(node, idx);

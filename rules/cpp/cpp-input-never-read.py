@@ -1,0 +1,102 @@
+"""Fixture for cpp-input-never-read: an input of forward that reaches only C++ parameters whose values
+the C++ never reads."""
+
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+ext = load_inline(
+    name="kgate_fixture_cpp_reads",
+    cpp_sources="""
+torch::Tensor bias_mean(torch::Tensor x, torch::Tensor bias);
+torch::Tensor scale(torch::Tensor x, torch::Tensor w);
+torch::Tensor through_helper(torch::Tensor x);
+torch::Tensor dispatched(torch::Tensor x);
+torch::Tensor shaped_like(torch::Tensor x, torch::Tensor fill);
+""",
+    cuda_sources=r"""
+#include <torch/extension.h>
+#define CHECK_CUDA(t) TORCH_CHECK(t.is_cuda(), #t " must be a CUDA tensor")
+#define CHECK_CONTIGUOUS(t) TORCH_CHECK(t.is_contiguous(), #t " must be contiguous")
+#define CHECK_INPUT(t) CHECK_CUDA(t); CHECK_CONTIGUOUS(t)
+
+__global__ void fill_kernel(const float* value, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = value[0];
+}
+__global__ void mul_kernel(const float* a, const float* b, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = a[i] * b[i];
+}
+
+// x: its batch size and options only.
+torch::Tensor bias_mean(torch::Tensor x, torch::Tensor bias) {
+    CHECK_INPUT(x);
+    CHECK_INPUT(bias);
+    auto mean = bias.mean();
+    auto out = torch::empty({x.size(0)}, x.options());
+    int n = out.numel();
+    fill_kernel<<<(n + 255) / 256, 256>>>(mean.data_ptr<float>(), out.data_ptr<float>(), n);
+    return out;
+}
+
+torch::Tensor scale(torch::Tensor x, torch::Tensor w) {
+    CHECK_INPUT(x);
+    auto out = torch::empty_like(x);
+    int n = x.numel();
+    mul_kernel<<<(n + 255) / 256, 256>>>(x.data_ptr<float>(), w.data_ptr<float>(), out.data_ptr<float>(), n);
+    return out;
+}
+
+torch::Tensor through_helper(torch::Tensor x) { return scale(x, x); }
+
+torch::Tensor dispatched(torch::Tensor x) {
+    auto out = torch::empty_like(x);
+    AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "dispatched", [&] {
+        mul_kernel<<<1, 256>>>(x.data_ptr<float>(), x.data_ptr<float>(), out.data_ptr<float>(), x.numel());
+    });
+    return out;
+}
+
+// x: only the shape of the output.
+torch::Tensor shaped_like(torch::Tensor x, torch::Tensor fill) {
+    auto out = torch::zeros_like(x);
+    int n = out.numel();
+    fill_kernel<<<(n + 255) / 256, 256>>>(fill.data_ptr<float>(), out.data_ptr<float>(), n);
+    return out;
+}
+""",
+    functions=["bias_mean", "scale", "through_helper", "dispatched", "shaped_like"],
+)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bias = nn.Parameter(torch.zeros(16))
+
+    def forward(
+        self,
+        # ruleid: cpp-input-never-read
+        x,
+        # ok: cpp-input-never-read
+        bias,
+        # ok: cpp-input-never-read
+        w,
+        # ok: cpp-input-never-read
+        y,
+        # ok: cpp-input-never-read
+        z,
+        # ruleid: cpp-input-never-read
+        shape,
+        # ok: cpp-input-never-read
+        both,
+    ):
+        a = ext.bias_mean(x, bias)
+        b = ext.scale(a, w)
+        c = ext.through_helper(y)
+        d = ext.dispatched(z)
+        e = ext.shaped_like(shape, self.bias)
+        # read in one call: the other's unread parameter does not matter
+        f = ext.shaped_like(both, self.bias) + ext.scale(both, both)
+        return a + b + c + d + e + f
