@@ -43,6 +43,9 @@ struct CudaOptions {
 //     "no-pointer-write"  a __global__ kernel whose body never writes through a pointer parameter
 //     "export:<name>"     bound to Python as <name> (PYBIND11_MODULE m.def, TORCH_LIBRARY m.def/impl)
 //     "tensor-entry"      a host function taking a torch::Tensor / at::Tensor (raw-repository roots)
+//     "param-unread:<i>"  a host function whose tensor parameter i is used for metadata only (x.size(0),
+//                         x.options(), at::empty_like(x), CHECK_* macros that only inspect): its data is
+//                         never read (InputParam::extension_args, cpp-input-never-read)
 //     "template"          a function template (facts come from the uninstantiated pattern)
 //     "overrides:<name>"  a method overriding the virtual <name>: a call of <name> reaches it too
 //     "ptx-*"             what the PTX witness read in the compiled kernel (analyzers/ptx/witness.h)
