@@ -36,7 +36,16 @@ void scan_reads(const Stmt* s, const ParamIndex& params, std::vector<char>& read
   if (const auto* dr = dyn_cast<DeclRefExpr>(s))
     if (const auto* p = dyn_cast<ParmVarDecl>(dr->getDecl()))
       if (auto it = params.find(p); it != params.end()) read[it->second] = 1;
-  // A lambda's children are its captures' initialisers and its body: a capture of the tensor is a read.
+  // A lambda reads what its body reads (a captured parameter is named there as itself) and what its
+  // init-captures are initialised from; capturing alone ([&], [x]) copies no values.
+  if (const auto* le = dyn_cast<LambdaExpr>(s)) {
+    for (const LambdaCapture& c : le->captures())
+      if (c.capturesVariable())
+        if (const auto* v = dyn_cast<VarDecl>(c.getCapturedVar()); v && v->isInitCapture())
+          scan_reads(v->getInit(), params, read);
+    scan_reads(le->getBody(), params, read);
+    return;
+  }
   for (const Stmt* c : s->children()) scan_reads(c, params, read);
 }
 
