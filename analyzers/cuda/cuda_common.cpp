@@ -239,6 +239,30 @@ bool like_maker(std::string_view r) {
   return r == last || r.rfind("at::", 0) == 0 || r.rfind("torch::", 0) == 0;
 }
 
+std::string param_handed_decorator(size_t param, size_t position, std::string_view callee) {
+  return "param-handed:" + std::to_string(param) + ":" + std::to_string(position) + ":" + std::string(callee);
+}
+
+bool parse_param_handed(std::string_view d, size_t& param, size_t& position, std::string& callee) {
+  constexpr std::string_view kPrefix = "param-handed:";
+  if (d.rfind(kPrefix, 0) != 0) return false;
+  d.remove_prefix(kPrefix.size());
+  const auto number = [&d](size_t& out) {
+    const size_t colon = d.find(':');
+    if (colon == 0 || colon == std::string_view::npos) return false;
+    out = 0;
+    for (char c : d.substr(0, colon)) {
+      if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+      out = out * 10 + static_cast<size_t>(c - '0');
+    }
+    d.remove_prefix(colon + 1);
+    return true;
+  };
+  if (!number(param) || !number(position) || d.empty()) return false;
+  callee = std::string(d);
+  return true;
+}
+
 std::optional<std::string> aten_non_tensor_result(std::string_view r) {
   static const std::set<std::string_view> kScalar = {"size",
                                                      "numel",

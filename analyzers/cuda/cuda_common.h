@@ -10,6 +10,7 @@
 
 #include "analyzers/core/facts.h"
 #include "analyzers/core/source.h"
+#include "analyzers/core/tensor_methods.h"
 
 namespace kgate::cuda {
 
@@ -72,6 +73,10 @@ bool is_tensor_variable_type(std::string_view type_text);
 // them is not read (the "param-unread:<i>" decorator of both engines).
 bool tensor_metadata_only_method(std::string_view method);
 bool like_maker(std::string_view resolved);
+// A tensor parameter that a function only hands whole to another, by name: "param-handed:<i>:<j>:<callee>"
+// (its parameter i is argument j of a call of callee; cuda::link decides whether it is read).
+std::string param_handed_decorator(size_t param, size_t position, std::string_view callee);
+bool parse_param_handed(std::string_view decorator, size_t& param, size_t& position, std::string& callee);
 
 // What an ATen call returns when it is not a tensor: "sizes" -> "c10::IntArrayRef", "options" ->
 // "c10::TensorOptions", metadata (numel, dtype, data_ptr, ...) -> "" (a number, pointer or handle);

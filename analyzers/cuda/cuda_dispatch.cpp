@@ -218,6 +218,58 @@ void note_param_sources(FactSet& facts, const CallGraph& graph) {
   }
 }
 
+// Parameters that a function only hands whole to others ("param-handed:<i>:<j>:<callee>", both
+// engines) are not read when every function the call may reach leaves its parameter j unread, itself
+// directly or by handing it on: the greatest fixpoint, so that helpers calling each other without
+// reading stay unread. Such a parameter gets "param-unread:<i>" too. A callee the file does not define
+// (or one reached with too few parameters) reads.
+void resolve_param_handovers(FactSet& facts, const CallGraph& graph) {
+  struct Handover {
+    int function;
+    size_t param;
+    std::vector<std::pair<int, size_t>> to;  // (callee, its parameter)
+    bool unread = true;
+  };
+  std::vector<Handover> open;
+  std::map<std::pair<int, size_t>, size_t> by_param;  // (function, parameter) -> index into open
+  for (int f = 0; f < static_cast<int>(facts.functions.size()); ++f) {
+    const Function& fn = facts.functions[f];
+    for (const auto& d : fn.decorators) {
+      size_t param = 0, position = 0;
+      std::string callee;
+      if (!parse_param_handed(d, param, position, callee)) continue;
+      auto [it, fresh] = by_param.try_emplace({f, param}, open.size());
+      if (fresh) open.push_back({f, param, {}, true});
+      Handover& h = open[it->second];
+      const int group = group_of(facts, fn.module);
+      std::vector<int> targets = graph.targets(group, callee);
+      // The tree-sitter engine names a function by what its definition writes (`shaped` inside
+      // `namespace detail {}`), so `detail::shaped(x)` finds it by its last component.
+      if (targets.empty() && callee.find("::") != std::string::npos)
+        for (int t : graph.targets(group, std::string(last_component(callee))))
+          if (facts.functions[t].qualname.find("::") == std::string::npos) targets.push_back(t);
+      if (targets.empty()) h.unread = false;
+      for (int t : targets) h.to.emplace_back(t, position);
+    }
+  }
+  const auto unread = [&](int f, size_t param) {
+    if (has_decorator(facts.functions[f], "param-unread:" + std::to_string(param))) return true;
+    auto it = by_param.find({f, param});
+    return it != by_param.end() && open[it->second].unread;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Handover& h : open)
+      if (h.unread &&
+          !std::all_of(h.to.begin(), h.to.end(), [&](const auto& t) { return unread(t.first, t.second); })) {
+        h.unread = false;
+        changed = true;
+      }
+  }
+  for (const Handover& h : open)
+    if (h.unread) facts.functions[h.function].decorators.push_back("param-unread:" + std::to_string(h.param));
+}
+
 // Entry inputs that the Python side hands only to the submission's C++ (InputParam::extension_args):
 // not read when every such argument lands in a C++ parameter that its function never reads
 // ("param-unread:<i>", both engines). An argument whose call or function is unknown is a read.
@@ -418,6 +470,7 @@ void link(FactSet& facts) {
     if (cpp_function(w.function)) w.reachable = reach[w.function] && !w.guard.dead();
   for (auto& nm : facts.names)
     if (cpp_function(nm.function)) nm.reachable = reach[nm.function];
+  resolve_param_handovers(facts, graph);
   if (python_host) {
     note_param_sources(facts, graph);
     note_inputs_unread_in_cpp(facts);

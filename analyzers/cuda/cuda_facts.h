@@ -45,7 +45,10 @@ struct CudaOptions {
 //     "tensor-entry"      a host function taking a torch::Tensor / at::Tensor (raw-repository roots)
 //     "param-unread:<i>"  a host function whose tensor parameter i is used for metadata only (x.size(0),
 //                         x.options(), at::empty_like(x), CHECK_* macros that only inspect): its data is
-//                         never read (InputParam::extension_args, cpp-input-never-read)
+//                         never read (InputParam::extension_args, cpp-input-never-read); also
+//                         added by cuda::link when every use of it is a hand-over that reads nothing
+//     "param-handed:<i>:<j>:<callee>"  tensor parameter i is otherwise unread and handed whole to
+//                         callee as its argument j (helper(x)); cuda::link follows it (greatest fixpoint)
 //     "template"          a function template (facts come from the uninstantiated pattern)
 //     "overrides:<name>"  a method overriding the virtual <name>: a call of <name> reaches it too
 //     "ptx-*"             what the PTX witness read in the compiled kernel (analyzers/ptx/witness.h)

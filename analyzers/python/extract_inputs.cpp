@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "analyzers/core/tensor_methods.h"
 #include "analyzers/python/extractor.h"
 #include "analyzers/treesitter/ts_node.h"
 
@@ -104,10 +105,29 @@ bool Extractor::data_use(TSNode id, int fi, int scope, int depth, ReadVisits& se
     const bool called =
         ts::is(ts::parent(parent), "call") && ts_node_eq(ts::field(ts::parent(parent), "function"), parent);
     if (called ? tensor_metadata_method(attr) : tensor_metadata_attribute(attr)) return false;
-    // f(x.contiguous()): the same values reach f's parameter.
-    const TSNode outer = ts::parent(ts::parent(parent));
-    if (called && attr == "contiguous" && ts::is(outer, "argument_list") && ts::is(ts::parent(outer), "call"))
-      return argument_read(ts::parent(outer), ts::parent(parent), -1, scope, depth, seen);
+    if (called && pure_tensor_method(attr)) {
+      // x.contiguous().view(-1): a chain of side-effect-free methods carries x's values on.
+      TSNode top = ts::parent(parent);
+      for (;;) {
+        const TSNode access = ts::parent(top);
+        const TSNode call = ts::parent(access);
+        if (!ts::is(access, "attribute") || !ts_node_eq(ts::field(access, "object"), top) || !ts::is(call, "call") ||
+            !ts_node_eq(ts::field(call, "function"), access))
+          break;
+        const std::string_view next = ts::text(ts::field(access, "attribute"), src_);
+        if (tensor_metadata_method(next) || !pure_tensor_method(next)) break;
+        top = call;
+      }
+      const TSNode outer = ts::parent(top);
+      // f(x.contiguous()): the same values reach f's parameter.
+      if (ts::is(outer, "argument_list") && ts::is(ts::parent(outer), "call"))
+        return argument_read(ts::parent(outer), top, -1, scope, depth, seen);
+      // x.sum() thrown away reads nothing; `y = x.float()`: what reads y reads x.
+      if (ts::is(outer, "expression_statement")) return false;
+      if (ts::is(outer, "assignment") && ts_node_eq(ts::field(outer, "right"), top) &&
+          ts::is(ts::field(outer, "left"), "identifier"))
+        return name_read(fi, std::string(ts::text(ts::field(outer, "left"), src_)), depth + 1, seen);
+    }
     return !clears_list(id, src_);
   }
   // `y = x`: what reads y reads x.

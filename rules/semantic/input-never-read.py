@@ -68,6 +68,12 @@ class ModelNew(nn.Module):
         by_keyword_read,
         # ruleid: input-never-read
         by_keyword_checked,
+        # ruleid: input-never-read
+        thrown_away,
+        # ruleid: input-never-read
+        chained_alias,
+        # ok: input-never-read
+        chained_read,
         scale: float,
         mask=None,
         *rest,
@@ -78,6 +84,10 @@ class ModelNew(nn.Module):
         total = launch_add(total, self.proj.weight)
         total = launch_add(total, b=by_keyword_read)
         only_checks(t=by_keyword_checked)
+        thrown_away.float().sum()
+        flat = chained_alias.contiguous().view(-1)
+        assert flat.numel() == 256
+        total = launch_add(total, chained_read.contiguous().view(16, 16))
         alias = unpacked_then_dropped
         (y,) = call([alias, unpacked_and_read, self.bias])
         self.last = stored

@@ -352,8 +352,7 @@ void Collector::finish_function(const FunctionDecl* fd, int idx) {
   if (facts_.functions[idx].kind == FunctionKind::CudaGlobal && !writes_through_parameter(fd))
     facts_.functions[idx].decorators.push_back("no-pointer-write");
   if (facts_.functions[idx].kind == FunctionKind::Host)
-    for (size_t i : unread_tensor_params(fd))
-      facts_.functions[idx].decorators.push_back("param-unread:" + std::to_string(i));
+    for (auto& d : param_read_decorators(fd)) facts_.functions[idx].decorators.push_back(std::move(d));
   for (const auto& pr : state_.returns) add_return(pr, idx);
 }
 

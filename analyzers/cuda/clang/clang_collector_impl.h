@@ -266,8 +266,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
   static bool references_any(const Stmt* s, const std::set<const ValueDecl*>& decls);
 
   bool writes_through_parameter(const FunctionDecl* fd) const;
-  // Tensor parameters whose data the body never reads (clang_collector_reads.cpp): "param-unread:<i>".
-  std::vector<size_t> unread_tensor_params(const FunctionDecl* fd) const;
+  // Tensor parameters whose data the body never reads (clang_collector_reads.cpp): "param-unread:<i>",
+  // or "param-handed:<i>:<j>:<callee>" when it only hands them whole to functions it calls directly.
+  std::vector<std::string> param_read_decorators(const FunctionDecl* fd) const;
 
   static bool contains_errors(const Stmt* s);
   bool body_has_errors(const FunctionDecl* fd) const;

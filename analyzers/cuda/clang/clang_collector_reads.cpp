@@ -1,71 +1,174 @@
 // The Collector's parameter reads: tensor parameters of a host function whose data the body never
 // reads ("param-unread:<i>", the same fact as the tree-sitter engine's ts_cuda_reads.cpp). A use is a
 // read unless it asks for metadata (x.size(0), x.options(), through macros such as CHECK_INPUT too,
-// which Clang sees expanded) or hands the tensor to a maker of a like-shaped one (at::empty_like(x)).
+// which Clang sees expanded), hands the tensor to a maker of a like-shaped one (at::empty_like(x)),
+// hands it whole to a function called directly ("param-handed:<i>:<j>:<callee>": cuda::link decides
+// whether the callee reads it), binds it to a local (`auto xc = x.contiguous();`: read where the local
+// is), or makes a value through side-effect-free methods that is thrown away (`x.sum();`).
 #include "analyzers/cuda/clang/clang_collector_impl.h"
 
 namespace kgate::cuda::collector {
 
 namespace {
 
-using ParamIndex = std::map<const ParmVarDecl*, size_t>;
+// The parameters, and the locals bound to them, with the parameter's position.
+using ParamIndex = std::map<const VarDecl*, size_t>;
 
-const ParmVarDecl* param_ref(const Expr* e, const ParamIndex& params) {
+const VarDecl* param_ref(const Expr* e, const ParamIndex& params) {
   if (!e) return nullptr;
   const auto* dr = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-  const auto* p = dr ? dyn_cast<ParmVarDecl>(dr->getDecl()) : nullptr;
-  return p && params.count(p) ? p : nullptr;
+  const auto* v = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+  return v && params.count(v) ? v : nullptr;
 }
 
-void scan_reads(const Stmt* s, const ParamIndex& params, std::vector<char>& read) {
+// An expression without the wrappers of copies and temporaries around it.
+const Expr* strip_copies(const Expr* e) {
+  for (;;) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* ew = dyn_cast<ExprWithCleanups>(e))
+      e = ew->getSubExpr();
+    else if (const auto* mt = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = mt->getSubExpr();
+    else if (const auto* bt = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = bt->getSubExpr();
+    else if (const auto* ce = dyn_cast<CXXConstructExpr>(e);
+             ce && ce->getNumArgs() == 1 && ce->getConstructor()->isCopyOrMoveConstructor())
+      e = ce->getArg(0);
+    else
+      return e;
+  }
+}
+
+// A parameter handed on whole: `helper(x)` with x by reference, or copied into a by-value parameter.
+const VarDecl* handed_param(const Expr* e, const ParamIndex& params) {
+  return e ? param_ref(strip_copies(e), params) : nullptr;
+}
+
+// The parameter (or bound local) at the root of a chain of side-effect-free methods (`x`,
+// `x.contiguous().view(-1)`), with the chain's arguments in `args`; null for anything else, and for a
+// chain through a metadata method (x.size(0) is a number, not the tensor's data).
+const VarDecl* pure_chain_root(const Expr* e, const ParamIndex& params, std::vector<const Expr*>& args) {
+  if (!e) return nullptr;
+  e = strip_copies(e);
+  while (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) {
+    const CXXMethodDecl* md = mc->getMethodDecl();
+    if (!md || !md->getDeclName().isIdentifier() || tensor_metadata_only_method(md->getName()) ||
+        !pure_tensor_method(md->getName()))
+      return nullptr;
+    for (const Expr* a : mc->arguments()) args.push_back(a);
+    e = strip_copies(mc->getImplicitObjectArgument());
+  }
+  return param_ref(e, params);
+}
+
+using Handed = std::vector<std::vector<std::pair<size_t, std::string>>>;  // per parameter: (position, callee)
+
+void scan_reads(const Stmt* s, ParamIndex& params, std::vector<char>& read, Handed& handed);
+
+// A statement that makes a value through side-effect-free methods of a parameter and throws it away
+// (`x.sum();`, `(void)x.contiguous();`): only the chain's arguments are scanned.
+bool discarded_chain(const Stmt* s, ParamIndex& params, std::vector<char>& read, Handed& handed) {
+  const auto* e = dyn_cast_or_null<Expr>(s);
+  if (!e) return false;
+  e = e->IgnoreParens();
+  if (const auto* ew = dyn_cast<ExprWithCleanups>(e)) e = ew->getSubExpr()->IgnoreParens();
+  if (const auto* cast = dyn_cast<CStyleCastExpr>(e); cast && cast->getType()->isVoidType()) e = cast->getSubExpr();
+  if (!isa<CXXMemberCallExpr>(strip_copies(e))) return false;
+  std::vector<const Expr*> args;
+  if (!pure_chain_root(e, params, args)) return false;
+  for (const Expr* a : args) scan_reads(a, params, read, handed);
+  return true;
+}
+
+void scan_reads(const Stmt* s, ParamIndex& params, std::vector<char>& read, Handed& handed) {
   if (!s) return;
+  if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
+    for (const Stmt* c : cs->body())
+      if (!discarded_chain(c, params, read, handed)) scan_reads(c, params, read, handed);
+    return;
+  }
+  // `auto xc = x.contiguous();`: xc stands for x from here on.
+  if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl* d : ds->decls()) {
+      const auto* v = dyn_cast<VarDecl>(d);
+      if (!v || !v->hasInit()) continue;
+      std::vector<const Expr*> args;
+      if (const VarDecl* root = pure_chain_root(v->getInit(), params, args)) {
+        const size_t index = params.at(root);
+        params[v] = index;
+        for (const Expr* a : args) scan_reads(a, params, read, handed);
+      } else {
+        scan_reads(v->getInit(), params, read, handed);
+      }
+    }
+    return;
+  }
   if (const auto* mc = dyn_cast<CXXMemberCallExpr>(s)) {
     const CXXMethodDecl* md = mc->getMethodDecl();
     if (md && md->getDeclName().isIdentifier() && param_ref(mc->getImplicitObjectArgument(), params) &&
         tensor_metadata_only_method(md->getName())) {
-      for (const Expr* a : mc->arguments()) scan_reads(a, params, read);
+      for (const Expr* a : mc->arguments()) scan_reads(a, params, read, handed);
       return;
     }
   } else if (const auto* ce = dyn_cast<CallExpr>(s)) {
     const FunctionDecl* f = ce->getDirectCallee();
     if (f && ce->getNumArgs() > 0 && like_maker(qualified_name(f)) && param_ref(ce->getArg(0), params)) {
-      for (unsigned i = 1; i < ce->getNumArgs(); ++i) scan_reads(ce->getArg(i), params, read);
+      for (unsigned i = 1; i < ce->getNumArgs(); ++i) scan_reads(ce->getArg(i), params, read, handed);
+      return;
+    }
+    if (f && !isa<CXXOperatorCallExpr>(ce) && !isa<CUDAKernelCallExpr>(ce)) {
+      for (unsigned i = 0; i < ce->getNumArgs(); ++i) {
+        if (const VarDecl* p = handed_param(ce->getArg(i), params))
+          handed[params.at(p)].emplace_back(i, qualified_name(f));
+        else
+          scan_reads(ce->getArg(i), params, read, handed);
+      }
       return;
     }
   }
   if (const auto* dr = dyn_cast<DeclRefExpr>(s))
-    if (const auto* p = dyn_cast<ParmVarDecl>(dr->getDecl()))
-      if (auto it = params.find(p); it != params.end()) read[it->second] = 1;
+    if (const auto* v = dyn_cast<VarDecl>(dr->getDecl()))
+      if (auto it = params.find(v); it != params.end()) read[it->second] = 1;
   // A lambda reads what its body reads (a captured parameter is named there as itself) and what its
   // init-captures are initialised from; capturing alone ([&], [x]) copies no values.
   if (const auto* le = dyn_cast<LambdaExpr>(s)) {
     for (const LambdaCapture& c : le->captures())
       if (c.capturesVariable())
         if (const auto* v = dyn_cast<VarDecl>(c.getCapturedVar()); v && v->isInitCapture())
-          scan_reads(v->getInit(), params, read);
-    scan_reads(le->getBody(), params, read);
+          scan_reads(v->getInit(), params, read, handed);
+    scan_reads(le->getBody(), params, read, handed);
     return;
   }
-  for (const Stmt* c : s->children()) scan_reads(c, params, read);
+  for (const Stmt* c : s->children()) scan_reads(c, params, read, handed);
 }
 
 }  // namespace
 
-std::vector<size_t> Collector::unread_tensor_params(const FunctionDecl* fd) const {
-  std::vector<size_t> unread;
-  if (!fd->getBody() || contains_errors(fd->getBody()) || body_has_errors(fd)) return unread;
+std::vector<std::string> Collector::param_read_decorators(const FunctionDecl* fd) const {
+  std::vector<std::string> out;
+  if (!fd->getBody() || contains_errors(fd->getBody()) || body_has_errors(fd)) return out;
   ParamIndex params;
+  std::vector<char> tensor(fd->getNumParams(), 0);
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
     const ParmVarDecl* p = fd->getParamDecl(i);
-    if (!p->getName().empty() && is_tensor_record(p->getType())) params[p] = i;
+    if (!p->getName().empty() && is_tensor_record(p->getType())) {
+      params[p] = i;
+      tensor[i] = 1;
+    }
   }
-  if (params.empty()) return unread;
+  if (params.empty()) return out;
   std::vector<char> read(fd->getNumParams(), 0);
-  scan_reads(fd->getBody(), params, read);
-  for (const auto& [p, i] : params)
-    if (!read[i]) unread.push_back(i);
-  std::sort(unread.begin(), unread.end());
-  return unread;
+  Handed handed(fd->getNumParams());
+  scan_reads(fd->getBody(), params, read, handed);
+  for (size_t i = 0; i < read.size(); ++i) {
+    if (read[i] || !tensor[i]) continue;
+    if (handed[i].empty()) out.push_back("param-unread:" + std::to_string(i));
+    for (const auto& [position, callee] : handed[i]) {
+      std::string d = param_handed_decorator(i, position, callee);
+      if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(std::move(d));
+    }
+  }
+  return out;
 }
 
 }  // namespace kgate::cuda::collector

@@ -40,6 +40,18 @@ inline bool is_ident(std::string_view s) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':'; });
 }
 
+// Where `name` stands in `text` as a whole word (not inside a longer identifier).
+inline std::vector<size_t> word_positions(std::string_view text, std::string_view name) {
+  std::vector<size_t> out;
+  const auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  if (name.empty()) return out;
+  for (size_t p = text.find(name); p != std::string_view::npos; p = text.find(name, p + name.size())) {
+    const size_t e = p + name.size();
+    if ((p == 0 || !ident(text[p - 1])) && (e >= text.size() || !ident(text[e]))) out.push_back(p);
+  }
+  return out;
+}
+
 // A node's named children (a call's arguments).
 inline std::vector<TSNode> named_children(TSNode n) {
   std::vector<TSNode> out;
@@ -128,10 +140,20 @@ class TsCollector {
   std::string root_name(TSNode e) const;
   std::string storage_root(TSNode e) const;
   bool writes_in(TSNode n, const std::vector<std::string>& pointers, int depth) const;
-  // Tensor parameters whose data the body never reads (ts_cuda_reads.cpp): "param-unread:<i>".
-  std::vector<size_t> unread_tensor_params(TSNode body, const std::vector<std::string>& params,
-                                           const std::map<std::string, std::string>& types) const;
-  bool data_use(TSNode id) const;
+  // Tensor parameters whose data the body never reads (ts_cuda_reads.cpp): "param-unread:<i>", or
+  // "param-handed:<i>:<j>:<callee>" when the body only hands it whole to functions by name (the
+  // decorators of cuda_facts.h; resolve_param_handovers decides).
+  std::vector<std::string> param_read_decorators(TSNode body, const std::vector<std::string>& params,
+                                                 const std::map<std::string, std::string>& types) const;
+  // One mention of a parameter: whether it takes its data; a whole argument of a call by name is a
+  // hand-over instead (callee and position set, not a read here), a local's initialiser an alias.
+  struct ParamUse {
+    bool read = true;
+    std::string callee;
+    size_t position = 0;
+    std::string alias;  // a local bound to it (auto xc = x.contiguous()): read where the local is
+  };
+  ParamUse data_use(TSNode id) const;
   bool macro_only_inspects(const std::string& name, size_t arg, int depth) const;
 
   // ---- declarations, assignments, returns ----

@@ -378,8 +378,8 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   if (facts_.functions[idx].kind == FunctionKind::CudaGlobal && !kernel_writes(body, pointer_params))
     facts_.functions[idx].decorators.push_back("no-pointer-write");
   if (facts_.functions[idx].kind == FunctionKind::Host)
-    for (size_t i : unread_tensor_params(body, facts_.functions[idx].params, types))
-      facts_.functions[idx].decorators.push_back("param-unread:" + std::to_string(i));
+    for (auto& d : param_read_decorators(body, facts_.functions[idx].params, types))
+      facts_.functions[idx].decorators.push_back(std::move(d));
   std::string head_type = squeeze(str(field(n, "type")));
   if (head_type.find("Tensor") != std::string::npos)
     for (const auto& [node, text] : returns_) add_return(node, idx);
@@ -473,16 +473,7 @@ void TsCollector::alias_locals(TSNode n, std::vector<std::string>& pointers, int
 }
 
 bool TsCollector::mentions(const std::string& text, const std::string& name) {
-  if (name.empty()) return false;
-  size_t p = 0;
-  while ((p = text.find(name, p)) != std::string::npos) {
-    bool left = p == 0 || !(std::isalnum(static_cast<unsigned char>(text[p - 1])) || text[p - 1] == '_');
-    size_t e = p + name.size();
-    bool right = e >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_');
-    if (left && right) return true;
-    p = e;
-  }
-  return false;
+  return !word_positions(text, name).empty();
 }
 
 std::string TsCollector::root_name(TSNode e) const {

@@ -65,9 +65,8 @@ bool TsCollector::macro_only_inspects(const std::string& name, size_t arg, int d
     return false;
   const std::string& param = it->second.params[arg];
   const std::string_view body = it->second.body;
-  for (size_t at = body.find(param); at != std::string::npos; at = body.find(param, at + 1)) {
+  for (const size_t at : word_positions(body, param)) {
     const size_t end = at + param.size();
-    if ((at > 0 && ident_char(body[at - 1])) || (end < body.size() && ident_char(body[end]))) continue;
     if (at > 0 && body[at - 1] == '#') continue;  // #x, and x##y pasting (no value of x)
     if (end + 1 < body.size() && body[end] == '#' && body[end + 1] == '#') continue;
     size_t m = end;
@@ -90,16 +89,74 @@ bool TsCollector::macro_only_inspects(const std::string& name, size_t arg, int d
   return true;
 }
 
-// Whether one mention of a parameter (an identifier in the body) takes its data.
-bool TsCollector::data_use(TSNode id) const {
+namespace {
+
+// The declared name of a declarator (`p` of `const float* p`, `r` of `auto& r`).
+template <class Text>
+std::string declared_name(TSNode d, const Text& str) {
+  while (!ts_node_is_null(d) && !is(d, "identifier")) {
+    TSNode next = field(d, "declarator");
+    if (ts_node_is_null(next) && ts_node_named_child_count(d) > 0) next = ts_node_named_child(d, 0);
+    d = next;
+  }
+  return ts_node_is_null(d) ? std::string() : str(d);
+}
+
+// The outermost call of a chain of side-effect-free methods on `id` (x.contiguous().view(-1)); `id`
+// itself when the first use is no such call. A metadata method ends the chain (x.size(0) is a number,
+// as in the Clang engine's pure_chain_root).
+template <class Text>
+TSNode pure_chain_top(TSNode id, const Text& str) {
+  TSNode n = id;
+  for (;;) {
+    const TSNode access = ts_node_parent(n);
+    if (!is(access, "field_expression") || !ts_node_eq(field(access, "argument"), n)) break;
+    const TSNode call = ts_node_parent(access);
+    if (!is(call, "call_expression") || !ts_node_eq(field(call, "function"), access)) break;
+    const std::string member = str(field(access, "field"));
+    const std::string method = member.substr(0, member.find('<'));
+    if (tensor_metadata_only_method(method) || !pure_tensor_method(method)) break;
+    n = call;
+  }
+  return n;
+}
+
+template <class Text>
+bool is_void_cast(TSNode n, const Text& str) {
+  return is(n, "cast_expression") && squeeze(str(field(n, "type"))) == "void";
+}
+
+}  // namespace
+
+// Whether one mention of a parameter (an identifier in the body) takes its data. Handed whole to a
+// function called by name (`helper(x)`, `ns::helper(x)`), it is a hand-over: read only if the callee
+// reads its parameter (resolve_param_handovers, once every function of the file has its decorators).
+// Bound to a local, as it is or through side-effect-free methods (`auto xc = x.contiguous();`), it is
+// read where the local is; such a value thrown away (`x.sum();`, `(void)x.sum();`) is no read.
+TsCollector::ParamUse TsCollector::data_use(TSNode id) const {
   TSNode parent = ts_node_parent(id);
+  // The name a declaration declares (an alias's own declarator) is no use.
+  if (ts_node_eq(field(parent, "declarator"), id)) return {false};
   // x.size(0), x.options(), x.is_cuda()
   if (is(parent, "field_expression") && ts_node_eq(field(parent, "argument"), id)) {
     TSNode member = field(parent, "field");
     const TSNode call = ts_node_parent(parent);
-    return !(is(call, "call_expression") && ts_node_eq(field(call, "function"), parent) &&
-             tensor_metadata_only_method(str(member)));
+    if (is(call, "call_expression") && ts_node_eq(field(call, "function"), parent) &&
+        tensor_metadata_only_method(str(member)))
+      return {false};
   }
+  const auto text = [this](TSNode n) { return str(n); };
+  const TSNode top = pure_chain_top(id, text);
+  const TSNode up = ts_node_parent(top);
+  if (is(up, "init_declarator") && ts_node_eq(field(up, "value"), top)) {
+    ParamUse alias{false};
+    alias.alias = declared_name(field(up, "declarator"), text);
+    alias.read = alias.alias.empty();
+    return alias;
+  }
+  if (!ts_node_eq(top, id) &&
+      (is(up, "expression_statement") || (is_void_cast(up, text) && is(ts_node_parent(up), "expression_statement"))))
+    return {false};
   if (is(parent, "argument_list") && is(ts_node_parent(parent), "call_expression")) {
     const TSNode call = ts_node_parent(parent);
     const TSNode fn = field(call, "function");
@@ -108,30 +165,45 @@ bool TsCollector::data_use(TSNode id) const {
       if (ts_node_eq(a, id)) break;
       ++index;
     }
-    if (index == 0 && like_maker(resolve(fn))) return false;  // at::empty_like(x)
-    if (is(fn, "identifier") && is_macro_name(str(fn)) && macro_only_inspects(str(fn), index, 0)) return false;
+    if (index == 0 && like_maker(resolve(fn))) return {false};  // at::empty_like(x)
+    if (is(fn, "identifier") && is_macro_name(str(fn))) return {!macro_only_inspects(str(fn), index, 0)};
+    if ((is(fn, "identifier") || is(fn, "qualified_identifier")) && !macros_.count(str(fn)))
+      return {false, str(fn), index};
   }
-  return true;
+  return {true};
 }
 
-// Indices of the parameters (among `params`, with their declared types) that are tensors whose data no
-// use in `body` reads. A body the grammar could not parse whole reads everything.
-std::vector<size_t> TsCollector::unread_tensor_params(TSNode body, const std::vector<std::string>& params,
-                                                      const std::map<std::string, std::string>& types) const {
-  std::vector<size_t> unread;
-  if (ts_node_has_error(body)) return unread;
+// The "param-unread:<i>" and "param-handed:<i>:<j>:<callee>" decorators of the tensor parameters (among
+// `params`, with their declared types) whose data no use in `body` reads, nor any use of a local bound
+// to it. A body the grammar could not parse whole reads everything.
+std::vector<std::string> TsCollector::param_read_decorators(TSNode body, const std::vector<std::string>& params,
+                                                            const std::map<std::string, std::string>& types) const {
+  std::vector<std::string> out;
+  if (ts_node_has_error(body)) return out;
   for (size_t i = 0; i < params.size(); ++i) {
     auto type = types.find(params[i]);
     if (params[i].empty() || type == types.end() || !is_tensor_variable_type(type->second)) continue;
     bool read = false;
-    ts::preorder(body, [&](TSNode n) {
-      if (read) return false;
-      if (is(n, "identifier") && str(n) == params[i]) read = data_use(n);
-      return !read;
-    });
-    if (!read) unread.push_back(i);
+    std::vector<std::string> handed;
+    std::vector<std::string> names = {params[i]};  // the parameter and the locals bound to it
+    for (size_t k = 0; k < names.size() && !read; ++k)
+      ts::preorder(body, [&](TSNode n) {
+        if (read) return false;
+        if (is(n, "identifier") && str(n) == names[k]) {
+          ParamUse use = data_use(n);
+          read = use.read;
+          if (!use.alias.empty() && std::find(names.begin(), names.end(), use.alias) == names.end())
+            names.push_back(use.alias);
+          std::string d = use.callee.empty() ? "" : param_handed_decorator(i, use.position, use.callee);
+          if (!d.empty() && std::find(handed.begin(), handed.end(), d) == handed.end()) handed.push_back(std::move(d));
+        }
+        return !read;
+      });
+    if (read) continue;
+    if (handed.empty()) out.push_back("param-unread:" + std::to_string(i));
+    out.insert(out.end(), handed.begin(), handed.end());
   }
-  return unread;
+  return out;
 }
 
 }  // namespace kgate::cuda::detail

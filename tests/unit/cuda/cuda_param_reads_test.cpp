@@ -59,5 +59,71 @@ TEST(CudaParamReads, MetadataUsesAreNoReadsInBothEngines) {
   testing::expect_from_both_engines(kReadsFile, expect_reads);
 }
 
+// A parameter handed whole to functions of the file is read only if one of them reads it: by
+// reference or copied by value, through a namespace, and around a cycle of helpers that never read.
+// A local bound to it (through side-effect-free methods) stands for it; a value thrown away reads
+// nothing.
+const char* kHandoversFile = R"(#include <torch/extension.h>
+__global__ void k(const float* x, float* y, int n) { int i = threadIdx.x; if (i < n) y[i] = x[i]; }
+namespace detail {
+torch::Tensor shaped(const torch::Tensor& t) { return torch::empty_like(t); }
+torch::Tensor by_value(torch::Tensor t, int64_t rows) { return torch::zeros({t.size(0), rows}, t.options()); }
+torch::Tensor launch(const torch::Tensor& t) {
+  auto out = torch::empty_like(t);
+  k<<<1, 32>>>(t.data_ptr<float>(), out.data_ptr<float>(), 32);
+  return out;
+}
+}  // namespace detail
+torch::Tensor pong(torch::Tensor x, int depth);
+torch::Tensor ping(torch::Tensor x, int depth) { return depth > 0 ? pong(x, depth - 1) : detail::shaped(x); }
+torch::Tensor pong(torch::Tensor x, int depth) { return ping(x, depth); }
+torch::Tensor consume(const torch::Tensor& t);
+torch::Tensor unread_chain(torch::Tensor x, torch::Tensor y) { return detail::shaped(x) + detail::by_value(y, 4); }
+torch::Tensor read_chain(torch::Tensor x, torch::Tensor y) { return detail::shaped(x) + detail::launch(x) + consume(y); }
+torch::Tensor aliased(torch::Tensor x, torch::Tensor y, torch::Tensor z) {
+  auto xc = x.contiguous();
+  x.sum();
+  (void)x.mean();
+  auto yc = y.contiguous().view(-1);
+  const float* zp = z.data_ptr<float>();
+  auto out = detail::shaped(xc);
+  k<<<1, 32>>>(yc.data_ptr<float>(), out.data_ptr<float>(), 32);
+  return out + detail::shaped(z);
+}
+torch::Tensor alias_launched(torch::Tensor x) {
+  auto xc = x.contiguous();
+  return detail::launch(xc);
+}
+)";
+
+void expect_handovers(const FactSet& f, const std::string& engine) {
+  SCOPED_TRACE(engine);
+  const Function* unread = testing::find_function(f, "unread_chain");
+  const Function* read = testing::find_function(f, "read_chain");
+  const Function* ping = testing::find_function(f, "ping");
+  const Function* pong = testing::find_function(f, "pong");
+  // The tree-sitter engine names a function as its definition writes it (no namespace).
+  const Function* launch = testing::find_function(f, engine == "clang" ? "detail::launch" : "launch");
+  const Function* aliased = testing::find_function(f, "aliased");
+  const Function* alias_launched = testing::find_function(f, "alias_launched");
+  ASSERT_TRUE(unread && read && ping && pong && launch && aliased && alias_launched);
+  // xc stands for x and only shapes the output; x.sum() and (void)x.mean() are thrown away. yc is
+  // launched. zp is a pointer into z that nothing uses, and z itself only shapes.
+  EXPECT_TRUE(testing::has(aliased->decorators, "param-unread:0"));
+  EXPECT_FALSE(testing::has(aliased->decorators, "param-unread:1"));
+  EXPECT_TRUE(testing::has(aliased->decorators, "param-unread:2"));
+  EXPECT_TRUE(testing::has(unread->decorators, "param-unread:0"));
+  EXPECT_TRUE(testing::has(unread->decorators, "param-unread:1"));  // copied into by_value's t
+  EXPECT_TRUE(testing::has(ping->decorators, "param-unread:0"));
+  EXPECT_TRUE(testing::has(pong->decorators, "param-unread:0"));
+  // x reaches launch's kernel; y goes to a function the file only declares.
+  for (const Function* fn : {read, launch, alias_launched})
+    for (const auto& d : fn->decorators) EXPECT_NE(d.rfind("param-unread:", 0), 0u) << fn->qualname << ": " << d;
+}
+
+TEST(CudaParamReads, HandoversToFunctionsThatDoNotReadAreNoReadsInBothEngines) {
+  testing::expect_from_both_engines(kHandoversFile, expect_handovers);
+}
+
 }  // namespace
 }  // namespace kgate::cuda
