@@ -218,6 +218,50 @@ void note_param_sources(FactSet& facts, const CallGraph& graph) {
   }
 }
 
+// A C++ helper's unwritten return (`static torch::Tensor make_output(x) { return at::empty_like(x); }`)
+// is its caller's value: when only C++ functions call the helper (nothing binds it for Python), the
+// callers' returns judge it. A caller's return that came from the helper gets the helper's origins, so
+// that it is flagged when the caller does not write it either; the helper's own return counts as
+// written (handed on).
+void returns_through_helpers(FactSet& facts, const CallGraph& graph) {
+  const std::vector<char> called = graph.called(facts);
+  std::vector<char> from_python(facts.functions.size(), 0);
+  for (const auto& l : facts.launches)
+    if (l.kind == LaunchKind::Extension && l.kernel_function >= 0) from_python[l.kernel_function] = 1;
+  for (size_t f = 0; f < facts.functions.size(); ++f)
+    for (const auto& d : facts.functions[f].decorators)
+      if (d.rfind("export:", 0) == 0) from_python[f] = 1;
+  const auto cpp_return = [&](const Return& r) {
+    return r.function >= 0 && is_cpp(facts.modules[facts.functions[r.function].module].language);
+  };
+  std::map<int, std::vector<std::string>> handed;  // helper -> origins of its unwritten returns
+  // A helper may return another helper's value: a few rounds carry the origins up the chain.
+  for (int round = 0; round < 8; ++round) {
+    handed.clear();
+    for (const auto& r : facts.returns)
+      if (cpp_return(r) && called[r.function] && !from_python[r.function] && !r.written)
+        handed[r.function].insert(handed[r.function].end(), r.origins.begin(), r.origins.end());
+    bool changed = false;
+    for (auto& r : facts.returns) {
+      if (!cpp_return(r)) continue;
+      const int group = group_of(facts, facts.functions[r.function].module);
+      std::vector<std::string> added;
+      for (const auto& origin : r.origins)
+        for (int t : graph.targets(group, origin))
+          if (auto it = handed.find(t); it != handed.end() && t != r.function)
+            added.insert(added.end(), it->second.begin(), it->second.end());
+      for (auto& o : added)
+        if (std::find(r.origins.begin(), r.origins.end(), o) == r.origins.end()) {
+          r.origins.push_back(std::move(o));
+          changed = true;
+        }
+    }
+    if (!changed) break;
+  }
+  for (auto& r : facts.returns)
+    if (handed.count(r.function)) r.written = true;
+}
+
 // Parameters that a function only hands whole to others ("param-handed:<i>:<j>:<callee>", both
 // engines) are not read when every function the call may reach leaves its parameter j unread, itself
 // directly or by handing it on: the greatest fixpoint, so that helpers calling each other without
@@ -470,6 +514,7 @@ void link(FactSet& facts) {
     if (cpp_function(w.function)) w.reachable = reach[w.function] && !w.guard.dead();
   for (auto& nm : facts.names)
     if (cpp_function(nm.function)) nm.reachable = reach[nm.function];
+  returns_through_helpers(facts, graph);
   resolve_param_handovers(facts, graph);
   if (python_host) {
     note_param_sources(facts, graph);

@@ -59,3 +59,22 @@ torch::Tensor reassigned_sometimes(torch::Tensor x, bool flag) {
   // ruleid: cpp-returns-unwritten
   return out;
 }
+
+// An allocation helper: its caller decides (the helper itself is judged only when Python binds it).
+static torch::Tensor make_output(const torch::Tensor& x) {
+  // ok: cpp-returns-unwritten
+  return torch::empty_like(x);
+}
+
+torch::Tensor helper_written(torch::Tensor x) {
+  auto out = make_output(x);
+  fill<<<1, 256>>>(out.data_ptr<float>(), out.numel());
+  // ok: cpp-returns-unwritten
+  return out;
+}
+
+torch::Tensor helper_unwritten(torch::Tensor x) {
+  auto out = make_output(x);
+  // ruleid: cpp-returns-unwritten
+  return out;
+}
