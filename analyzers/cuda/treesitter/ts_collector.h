@@ -52,6 +52,17 @@ inline std::vector<size_t> word_positions(std::string_view text, std::string_vie
   return out;
 }
 
+// The identifier a declarator declares (`x` of `const torch::Tensor& x`, `p` of `float* p`): down
+// its declarator fields, or its first named child where it has none; a null node when there is none.
+inline TSNode declarator_identifier(TSNode d) {
+  while (!ts_node_is_null(d) && !ts::is(d, "identifier")) {
+    TSNode next = ts::field(d, "declarator");
+    if (ts_node_is_null(next) && ts_node_named_child_count(d) > 0) next = ts_node_named_child(d, 0);
+    d = next;
+  }
+  return d;
+}
+
 // A node's named children (a call's arguments).
 inline std::vector<TSNode> named_children(TSNode n) {
   std::vector<TSNode> out;

@@ -333,12 +333,7 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   std::map<std::string, std::string> types;
   for (uint32_t i = 0; i < ts_node_named_child_count(params); ++i) {
     TSNode p = ts_node_named_child(params, i);
-    TSNode pn = field(p, "declarator");
-    while (!ts_node_is_null(pn) && !is(pn, "identifier")) {
-      TSNode next = field(pn, "declarator");
-      if (ts_node_is_null(next) && ts_node_named_child_count(pn) > 0) next = ts_node_named_child(pn, 0);
-      pn = next;
-    }
+    TSNode pn = declarator_identifier(field(p, "declarator"));
     std::string pname = str(pn);
     std::string ptext = str(p);
     f.params.push_back(pname);

@@ -91,17 +91,6 @@ bool TsCollector::macro_only_inspects(const std::string& name, size_t arg, int d
 
 namespace {
 
-// The declared name of a declarator (`p` of `const float* p`, `r` of `auto& r`).
-template <class Text>
-std::string declared_name(TSNode d, const Text& str) {
-  while (!ts_node_is_null(d) && !is(d, "identifier")) {
-    TSNode next = field(d, "declarator");
-    if (ts_node_is_null(next) && ts_node_named_child_count(d) > 0) next = ts_node_named_child(d, 0);
-    d = next;
-  }
-  return ts_node_is_null(d) ? std::string() : str(d);
-}
-
 // The outermost call of a chain of side-effect-free methods on `id` (x.contiguous().view(-1)); `id`
 // itself when the first use is no such call. A metadata method ends the chain (x.size(0) is a number,
 // as in the Clang engine's pure_chain_root).
@@ -150,7 +139,8 @@ TsCollector::ParamUse TsCollector::data_use(TSNode id) const {
   const TSNode up = ts_node_parent(top);
   if (is(up, "init_declarator") && ts_node_eq(field(up, "value"), top)) {
     ParamUse alias{false};
-    alias.alias = declared_name(field(up, "declarator"), text);
+    const TSNode name = declarator_identifier(field(up, "declarator"));
+    alias.alias = ts_node_is_null(name) ? std::string() : str(name);
     alias.read = alias.alias.empty();
     return alias;
   }
