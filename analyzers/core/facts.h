@@ -289,6 +289,10 @@ struct Return {
   bool from_state = false;           // read from self.*, a module global, or a container in one
   bool reachable = false;
   Span span;
+  // C++: the returned local's only hand-overs, whole, to functions (callee, argument position), when
+  // nothing else writes it. cuda::link counts the buffer as written unless each callee is a function
+  // of the file that leaves that parameter unread ("param-unread:<i>"), and then clears the list.
+  std::vector<std::pair<std::string, size_t>> handed;
 };
 
 // An output parameter of a harness entry (rules/harnesses `entry.outputs`): solve(input, output, n)

@@ -150,6 +150,16 @@ struct CallGraph {
       if (auto it = by_name.find({group, resolved}); it != by_name.end()) return it->second;
     return {};
   }
+  // The functions that a parameter handed to `callee` may land in. The tree-sitter engine names a
+  // function by what its definition writes (`shaped` inside `namespace detail {}`), so
+  // `detail::shaped(x)` finds it by its last component.
+  std::vector<int> handover_targets(const FactSet& f, int group, const std::string& callee) const {
+    std::vector<int> out = targets(group, callee);
+    if (out.empty() && callee.find("::") != std::string::npos)
+      for (int t : targets(group, std::string(last_component(callee))))
+        if (f.functions[t].qualname.find("::") == std::string::npos) out.push_back(t);
+    return out;
+  }
   // The functions that a call in another C++ function reaches.
   std::vector<char> called(const FactSet& f) const {
     std::vector<char> out(f.functions.size(), 0);
@@ -286,12 +296,7 @@ void resolve_param_handovers(FactSet& facts, const CallGraph& graph) {
       if (fresh) open.push_back({f, param, {}, true});
       Handover& h = open[it->second];
       const int group = group_of(facts, fn.module);
-      std::vector<int> targets = graph.targets(group, callee);
-      // The tree-sitter engine names a function by what its definition writes (`shaped` inside
-      // `namespace detail {}`), so `detail::shaped(x)` finds it by its last component.
-      if (targets.empty() && callee.find("::") != std::string::npos)
-        for (int t : graph.targets(group, std::string(last_component(callee))))
-          if (facts.functions[t].qualname.find("::") == std::string::npos) targets.push_back(t);
+      const std::vector<int> targets = graph.handover_targets(facts, group, callee);
       if (targets.empty()) h.unread = false;
       for (int t : targets) h.to.emplace_back(t, position);
     }
@@ -312,6 +317,28 @@ void resolve_param_handovers(FactSet& facts, const CallGraph& graph) {
   }
   for (const Handover& h : open)
     if (h.unread) facts.functions[h.function].decorators.push_back("param-unread:" + std::to_string(h.param));
+}
+
+// A returned local that the function only handed whole to functions (Return::handed, both engines) is
+// written unless every function each hand-over may reach leaves that parameter unread
+// ("param-unread:<i>", after resolve_param_handovers): a parameter that is not read is not written
+// either (a write needs its data pointer, an in-place method or an assignment, all reads). A callee
+// the file does not define writes.
+void resolve_returned_handovers(FactSet& facts, const CallGraph& graph) {
+  for (auto& r : facts.returns) {
+    if (r.handed.empty()) continue;
+    if (!r.written && r.function >= 0) {
+      const int group = group_of(facts, facts.functions[r.function].module);
+      for (const auto& [callee, position] : r.handed) {
+        const std::vector<int> targets = graph.handover_targets(facts, group, callee);
+        const bool unwritten = !targets.empty() && std::all_of(targets.begin(), targets.end(), [&](int t) {
+          return t != r.function && has_decorator(facts.functions[t], "param-unread:" + std::to_string(position));
+        });
+        if (!unwritten) r.written = true;
+      }
+    }
+    r.handed.clear();
+  }
 }
 
 // Entry inputs that the Python side hands only to the submission's C++ (InputParam::extension_args):
@@ -514,8 +541,9 @@ void link(FactSet& facts) {
     if (cpp_function(w.function)) w.reachable = reach[w.function] && !w.guard.dead();
   for (auto& nm : facts.names)
     if (cpp_function(nm.function)) nm.reachable = reach[nm.function];
-  returns_through_helpers(facts, graph);
   resolve_param_handovers(facts, graph);
+  resolve_returned_handovers(facts, graph);
+  returns_through_helpers(facts, graph);
   if (python_host) {
     note_param_sources(facts, graph);
     note_inputs_unread_in_cpp(facts);

@@ -335,14 +335,22 @@ void Collector::note_dependencies(const VarDecl* vd, const Stmt* s) {
   for (const Stmt* c : s->children()) note_dependencies(vd, c);
 }
 
+// What writes a local writes the locals its value names (a view's write is its base's); so does
+// handing it to a function.
 void Collector::propagate_written() {
   bool changed = true;
   while (changed) {
     changed = false;
     for (const auto& [v, deps] : state_.depends_on) {
-      if (!state_.written_vars.count(v)) continue;
-      for (const VarDecl* d : deps)
-        if (state_.written_vars.insert(d).second) changed = true;
+      const bool written = state_.written_vars.count(v) > 0;
+      const auto handed = state_.handed_vars.find(v);
+      for (const VarDecl* d : deps) {
+        if (written && state_.written_vars.insert(d).second) changed = true;
+        if (handed == state_.handed_vars.end() || d == v) continue;
+        auto& to = state_.handed_vars[d];
+        for (const auto& h : state_.handed_vars.at(v))
+          if (to.insert(h).second) changed = true;
+      }
     }
   }
 }

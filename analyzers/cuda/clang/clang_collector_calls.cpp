@@ -390,8 +390,21 @@ void Collector::note_call_effects(const Expr* call, const Expr* callee, const Re
       state_.written_vars.insert(vd->getCanonicalDecl());
   }
   if (!aten) {
-    std::set<const ValueDecl*> all;
-    for (const Expr* a : args) mark_vars(a);
+    // A tensor local handed whole to a free function (`fill_into(out)`) is written when that function
+    // writes its parameter, which cuda::link decides (Return::handed); anything else named is written.
+    const auto* plain = dyn_cast<CallExpr>(call);
+    const FunctionDecl* target =
+        plain && !isa<CXXMemberCallExpr>(plain) && !isa<CXXOperatorCallExpr>(plain) && !isa<CUDAKernelCallExpr>(plain)
+            ? plain->getDirectCallee()
+            : nullptr;
+    for (size_t i = 0; i < args.size(); ++i) {
+      const auto* dr = target ? dyn_cast<DeclRefExpr>(strip_copies(args[i])) : nullptr;
+      const auto* vd = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+      if (vd && vd->isLocalVarDecl() && is_tensor_record(vd->getType()))
+        state_.handed_vars[vd->getCanonicalDecl()].emplace(qualified_name(target), i);
+      else
+        mark_vars(args[i]);
+    }
   }
 }
 

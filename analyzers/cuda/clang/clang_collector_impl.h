@@ -36,6 +36,9 @@ namespace kgate::cuda::collector {
 
 using namespace clang;
 
+// An expression without the wrappers of copies and temporaries around it (clang_collector_reads.cpp).
+const Expr* strip_copies(const Expr* e);
+
 // Qualified name without template arguments, anonymous/inline namespaces or extern "C" blocks:
 // "at::Tensor::to", "std::vector::push_back", "cublasSgemm_v2".
 inline std::string qualified_name(const NamedDecl* d) {
@@ -173,6 +176,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
     const FunctionDecl* decl = nullptr;
     std::map<const VarDecl*, std::vector<std::string>> origins;
     std::set<const VarDecl*> written_vars;
+    // Tensor locals handed whole to a free function, with (callee, position): written or not is
+    // decided at link (Return::handed).
+    std::map<const VarDecl*, std::set<std::pair<std::string, size_t>>> handed_vars;
     std::map<const VarDecl*, std::set<const VarDecl*>> depends_on;  // a local's value names these
     std::vector<PendingReturn> returns;
   };

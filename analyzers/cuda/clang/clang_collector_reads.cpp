@@ -9,19 +9,6 @@
 
 namespace kgate::cuda::collector {
 
-namespace {
-
-// The parameters, and the locals bound to them, with the parameter's position.
-using ParamIndex = std::map<const VarDecl*, size_t>;
-
-const VarDecl* param_ref(const Expr* e, const ParamIndex& params) {
-  if (!e) return nullptr;
-  const auto* dr = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-  const auto* v = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
-  return v && params.count(v) ? v : nullptr;
-}
-
-// An expression without the wrappers of copies and temporaries around it.
 const Expr* strip_copies(const Expr* e) {
   for (;;) {
     e = e->IgnoreParenImpCasts();
@@ -37,6 +24,18 @@ const Expr* strip_copies(const Expr* e) {
     else
       return e;
   }
+}
+
+namespace {
+
+// The parameters, and the locals bound to them, with the parameter's position.
+using ParamIndex = std::map<const VarDecl*, size_t>;
+
+const VarDecl* param_ref(const Expr* e, const ParamIndex& params) {
+  if (!e) return nullptr;
+  const auto* dr = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+  const auto* v = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+  return v && params.count(v) ? v : nullptr;
 }
 
 // A parameter handed on whole: `helper(x)` with x by reference, or copied into a by-value parameter.

@@ -411,10 +411,17 @@ void Collector::add_return(const PendingReturn& pr, int fn) {
   if (const auto* vd = dyn_cast_or_null<VarDecl>(d)) {
     if (vd->hasGlobalStorage()) r.from_state = true;
     // A body with statements Clang dropped may write the buffer there: not proof of "unwritten".
-    if (state_.written_vars.count(vd->getCanonicalDecl()) || body_has_errors(fd)) r.written = true;
+    if (state_.written_vars.count(vd->getCanonicalDecl()) || body_has_errors(fd)) {
+      r.written = true;
+    } else if (auto h = state_.handed_vars.find(vd->getCanonicalDecl()); h != state_.handed_vars.end()) {
+      r.handed.assign(h->second.begin(), h->second.end());
+    }
   }
   if (!d) {
-    // A call result returned directly: written when it is not an ATen factory.
+    // A call result returned directly. An ATen factory's is unwritten; so is a free function's (or a
+    // view of one): whether `return make_output(x);` returns a written buffer is the callee's to say,
+    // and cuda::link gives the return the callee's origins when the callee's own return is unwritten
+    // (returns_through_helpers). Another method's result (`empty_like(x).fill_(1)`) is written.
     bool factory = false;
     for (const std::string& o : r.origins) {
       std::string_view last = last_component(o);
@@ -422,7 +429,15 @@ void Collector::add_return(const PendingReturn& pr, int fn) {
           last.rfind("full", 0) == 0)
         factory = true;
     }
-    r.written = !factory;
+    const Expr* bare = strip_copies(value);
+    bool callee_decides = false;
+    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(bare)) {
+      const auto* method = mc->getMethodDecl();
+      callee_decides = method && method->getDeclName().isIdentifier() && is_view_method(method->getName().str());
+    } else if (const auto* call = dyn_cast<CallExpr>(bare)) {
+      callee_decides = !isa<CXXOperatorCallExpr>(call);
+    }
+    r.written = !factory && !callee_decides;
   }
   r.span = span_of(pr.stmt->getSourceRange());
   facts_.returns.push_back(std::move(r));

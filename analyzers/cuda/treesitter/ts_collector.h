@@ -105,6 +105,8 @@ class TsCollector {
   std::map<std::string, std::string> var_types_;
   std::map<std::string, std::vector<std::string>> var_origins_;
   std::set<std::string> written_vars_;
+  // Locals handed whole to a free function, with (callee, position): Return::handed.
+  std::map<std::string, std::set<std::pair<std::string, size_t>>> handed_vars_;
   std::set<std::string> one_element_;                     // tensors of one element (`torch::zeros({1})`, `x.sum()`)
   std::map<std::string, std::set<std::string>> carried_;  // descriptor variable -> variables its initialiser names
   std::vector<std::pair<TSNode, std::string>> returns_;
@@ -219,6 +221,8 @@ class TsCollector {
   // A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'
   // global layouts, a params struct built from data_ptr()s), a few levels deep.
   void mark_written_carried(const std::string& var, int depth);
+  // A local handed whole to a free function, and the tensors it carries (a view's base): Return::handed.
+  void mark_handed_carried(const std::string& var, const std::pair<std::string, size_t>& to, int depth);
   void api_launch(TSNode n, const LaunchApi& api, const std::vector<TSNode>& args, const Guard& g);
   void finish_launch(Launch& l, TSNode n, const Guard& g);
 };

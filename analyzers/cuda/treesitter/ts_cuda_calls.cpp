@@ -133,8 +133,14 @@ bool TsCollector::call(TSNode n, const Guard& g) {
   }
   bool aten =
       c.resolved.rfind("at::", 0) == 0 || c.resolved.rfind("c10::", 0) == 0 || c.resolved.rfind("torch::", 0) == 0;
-  for (TSNode a : arg_nodes) {
+  // A local handed whole to a free function (`fill_into(out)`) is written when that function writes
+  // its parameter, which cuda::link decides (Return::handed); anything else named is written.
+  const bool free_function = !aten && current() >= 0 && (is(fn, "identifier") || is(fn, "qualified_identifier"));
+  for (size_t i = 0; i < arg_nodes.size(); ++i) {
+    TSNode a = arg_nodes[i];
     std::string at = str(a);
+    const bool handed = free_function && is(a, "identifier");
+    if (handed) mark_handed_carried(at, {c.resolved, i}, 0);
     if (is(a, "string_literal") && at.size() >= 2) c.string_args.push_back(at.substr(1, at.size() - 2));
     for (size_t p = 0; p < at.size();) {
       size_t q = p;
@@ -145,7 +151,7 @@ bool TsCollector::call(TSNode n, const Guard& g) {
              w.rfind("CUDNN", 0) == 0) &&
             std::find(c.keywords.begin(), c.keywords.end(), w) == c.keywords.end())
           c.keywords.push_back(w);
-        if (!aten) written_vars_.insert(w);
+        if (!aten && !handed) written_vars_.insert(w);
         p = q;
       } else {
         ++p;
@@ -483,6 +489,16 @@ bool TsCollector::macro_launches(TSNode n, const std::string& name, TSNode args,
   if (found)
     for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) walk(ts_node_named_child(args, i), g, 0);
   return found;
+}
+
+// `auto flat = out.view({-1}); fill_into(flat);` hands `out` to fill_into as well.
+void TsCollector::mark_handed_carried(const std::string& var, const std::pair<std::string, size_t>& to, int depth) {
+  handed_vars_[var].insert(to);
+  if (depth > 3) return;
+  if (auto it = carried_.find(var); it != carried_.end())
+    for (const auto& inner : it->second)
+      if (auto t = var_types_.find(inner); t != var_types_.end() && t->second.find("Tensor") != std::string::npos)
+        mark_handed_carried(inner, to, depth + 1);
 }
 
 // A launch writes what it is handed, and what the descriptors it is handed carry (ThunderKittens'

@@ -358,6 +358,7 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   auto saved_types = std::move(var_types_);
   auto saved_origins = std::move(var_origins_);
   auto saved_written = std::move(written_vars_);
+  auto saved_handed = std::move(handed_vars_);
   auto saved_carried = std::move(carried_);
   auto saved_returns = std::move(returns_);
   auto saved_one_element = std::move(one_element_);
@@ -366,6 +367,7 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   carried_.clear();
   var_origins_.clear();
   written_vars_.clear();
+  handed_vars_.clear();
   returns_.clear();
   fn_stack_.push_back(idx);
   walk(body, Guard{}, depth + 1);
@@ -381,6 +383,7 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   var_types_ = std::move(saved_types);
   var_origins_ = std::move(saved_origins);
   written_vars_ = std::move(saved_written);
+  handed_vars_ = std::move(saved_handed);
   carried_ = std::move(saved_carried);
   returns_ = std::move(saved_returns);
   one_element_ = std::move(saved_one_element);
@@ -647,12 +650,18 @@ void TsCollector::add_return(TSNode node, int fn) {
     auto fn_params = facts_.functions[fn].params;
     r.returns_param = std::find(fn_params.begin(), fn_params.end(), v) != fn_params.end();
     r.written = written_vars_.count(v) > 0;
+    if (auto h = handed_vars_.find(v); !r.written && h != handed_vars_.end())
+      r.handed.assign(h->second.begin(), h->second.end());
     for (const auto& gs : facts_.globals)
       if (gs.name == v) r.from_state = true;
   } else if (is(value, "call_expression")) {
+    // A call result returned directly. An ATen factory's is unwritten; so is a free function's:
+    // whether `return make_output(x);` returns a written buffer is the callee's to say (cuda::link,
+    // returns_through_helpers). A method's result (`empty_like(x).fill_(1)`) is written.
     r.origins.push_back(resolve(field(value, "function")));
     std::string last(last_component(r.origins.back()));
-    r.written = !(last.rfind("empty", 0) == 0 || last.rfind("zeros", 0) == 0 || last.rfind("ones", 0) == 0);
+    const bool factory = last.rfind("empty", 0) == 0 || last.rfind("zeros", 0) == 0 || last.rfind("ones", 0) == 0;
+    r.written = !factory && is(field(value, "function"), "field_expression");
   }
   r.span = span(node);
   facts_.returns.push_back(std::move(r));

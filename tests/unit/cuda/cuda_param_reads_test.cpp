@@ -1,6 +1,6 @@
 // Tensor parameters whose data a host function never reads ("param-unread:<i>"), held to one
-// expectation in both engines: metadata uses, like-makers and inspecting macros are no reads; handing
-// the tensor to a kernel, another function or an unknown macro is, in a lambda's body too.
+// expectation in both engines: metadata uses (shape comparisons too), like-makers and inspecting macros are no reads;
+// handing the tensor to a kernel, another function or an unknown macro is, in a lambda's body too.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -21,6 +21,7 @@ torch::Tensor metadata_only(torch::Tensor x, torch::Tensor y, int64_t n) {
   auto out = torch::empty({x.size(0), n}, x.options());
   auto like = torch::zeros_like(y);
   TORCH_CHECK(y.dim() == 2 && y.scalar_type() == torch::kFloat, "y");
+  TORCH_CHECK(x.sizes() == y.sizes() && x.strides() != y.sizes(), "shapes");
   return out + like;
 }
 torch::Tensor launches(torch::Tensor x, torch::Tensor y) {

@@ -65,6 +65,12 @@ template <class T> class ArrayRef {
   const T& back() const;
   std::vector<T> vec() const;
 };
+template <class T> bool operator==(ArrayRef<T> a, ArrayRef<T> b);
+template <class T> bool operator!=(ArrayRef<T> a, ArrayRef<T> b);
+template <class T> bool operator==(const std::vector<T>& a, ArrayRef<T> b);
+template <class T> bool operator!=(const std::vector<T>& a, ArrayRef<T> b);
+template <class T> bool operator==(ArrayRef<T> a, const std::vector<T>& b);
+template <class T> bool operator!=(ArrayRef<T> a, const std::vector<T>& b);
 using IntArrayRef = ArrayRef<int64_t>;
 using SymIntArrayRef = ArrayRef<int64_t>;
 template <class T> using optional = std::optional<T>;
