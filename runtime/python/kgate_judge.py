@@ -163,14 +163,18 @@ def run_reference(model, inputs):
         return kgate_gpumode.flatten_output(model(*inputs), "the reference")[0]
 
 
-def _one_tensor(out):
-    if isinstance(out, (tuple, list)):
-        if len(out) != 1:
-            raise TypeError("the reference returns several outputs; an output-argument entry writes one")
-        out = out[0]
-    if not isinstance(out, torch.Tensor):
-        raise TypeError(f"the reference returned a {type(out).__name__}, not a tensor")
-    return out
+def _output_tensors(out):
+    """The reference's outputs, in order: one tensor, or a tuple or list of tensors (an output-argument
+    entry takes one buffer for each)."""
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    if not outs:
+        raise TypeError("the reference returns an empty sequence; an output-argument entry writes its outputs")
+    for i, t in enumerate(outs):
+        if not isinstance(t, torch.Tensor):
+            where = f"output {i}" if len(outs) > 1 else "the output"
+            raise TypeError(f"the reference's {where} is a {type(t).__name__}, not a tensor: an output-argument "
+                            f"entry writes tensors")
+    return outs
 
 
 def run_reference_fp32(model, inputs):
@@ -208,16 +212,16 @@ def io_bytes(module, init_seed):
 
 def output_argument_init(module, model, dtype_name, device):
     """The init inputs of an output-argument candidate (kgate_output_argument.Entry) at the module's current
-    shape globals, as JSON: the reference's output shape and dtype, found on the meta device (no memory),
-    else by one call of the built reference on get_inputs(), and the reference's sizes."""
+    shape globals, as JSON: the shape and dtype of each of the reference's outputs, found on the meta device
+    (no memory), else by one call of the built reference on get_inputs(), and the reference's sizes."""
     import kgate_output_argument
     try:
         with torch.device("meta"), torch.no_grad():
             inputs = [t.to(_DTYPES[dtype_name]) if t.is_floating_point() else t for t in module.get_inputs()]
-            out = _one_tensor(module.Model(*module.get_init_inputs())(*inputs))
+            outs = _output_tensors(module.Model(*module.get_init_inputs())(*inputs))
     except Exception:  # noqa: BLE001 - an op without a meta kernel: one real call instead
-        out = _one_tensor(run_reference(model, input_structure(module, 0, dtype_name, device)))
-    return json.dumps([kgate_output_argument.output_spec(module, out, _DTYPES[dtype_name])])
+        outs = _output_tensors(run_reference(model, input_structure(module, 0, dtype_name, device)))
+    return json.dumps([kgate_output_argument.output_spec(module, outs, _DTYPES[dtype_name])])
 
 
 def io_bytes_json(module, init_seed):

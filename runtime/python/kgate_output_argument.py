@@ -2,11 +2,13 @@
 submission writes its result into an output buffer the harness hands it and returns nothing.
 
 The task is a KernelBench-style reference (Model, get_inputs, get_init_inputs). Each call binds the entry's
-parameters by position: first get_inputs()' tensors, then one output buffer (the reference's output shape
-and dtype, filled with NaN, or the most negative value for integers, fresh on every call), then every other
-parameter by name from the reference's module-level integers (its sizes: `N`, `B`, ...; exact name first,
-then ignoring case). The judge computes the output's shape and dtype per shape set (output_spec, in the
-judge) and sends them as the entry's only init input; the worker wraps the function in Entry."""
+parameters by position: first get_inputs()' tensors, then one output buffer for each tensor the reference
+returns, in its order (`solve(x, mean, amax, N)` for a reference returning (mean, amax); each of that
+output's shape and dtype, filled with NaN, or the most negative value for integers, fresh on every call),
+then every other parameter by name from the reference's module-level integers (its sizes: `N`, `B`, ...;
+exact name first, then ignoring case). The judge computes the outputs' shapes and dtypes per shape set
+(output_spec, in the judge) and sends them as the entry's only init input; the worker wraps the function
+in Entry, which returns the buffer, or the tuple of buffers, for the judge to compare."""
 import inspect
 import json
 
@@ -28,14 +30,16 @@ def sizes_of(module):
             if not name.startswith("_") and isinstance(value, int) and not isinstance(value, bool)}
 
 
-def output_spec(module, out, run_dtype):
-    """The Entry's spec for one shape set: the reference's output `out` (its shape; a floating output in
-    the run's dtype, a torch.dtype) and the sizes the parameters may name."""
-    if not isinstance(out, torch.Tensor):
-        raise TypeError(f"the reference returns a {type(out).__name__}; an output-argument entry writes one tensor")
-    dtype = run_dtype if out.is_floating_point() and run_dtype.is_floating_point else out.dtype
-    return json.dumps({"shape": list(out.shape), "dtype": str(dtype).removeprefix("torch."),
-                       "sizes": sizes_of(module)})
+def output_spec(module, outs, run_dtype):
+    """The Entry's spec for one shape set: the reference's outputs `outs` (a list of tensors: each one's
+    shape; a floating output in the run's dtype, a torch.dtype) and the sizes the parameters may name."""
+    specs = []
+    for out in outs:
+        if not isinstance(out, torch.Tensor):
+            raise TypeError(f"the reference returns a {type(out).__name__}; an output-argument entry writes tensors")
+        dtype = run_dtype if out.is_floating_point() and run_dtype.is_floating_point else out.dtype
+        specs.append({"shape": list(out.shape), "dtype": str(dtype).removeprefix("torch.")})
+    return json.dumps({"outputs": specs, "sizes": sizes_of(module)})
 
 
 class Entry(torch.nn.Module):
@@ -47,38 +51,41 @@ class Entry(torch.nn.Module):
         super().__init__()
         spec = json.loads(spec_json)
         self._function = function
-        self._shape = tuple(spec["shape"])
-        self._dtype = getattr(torch, spec["dtype"])
+        self._outputs = [(tuple(o["shape"]), getattr(torch, o["dtype"])) for o in spec["outputs"]]
         self._sizes = spec["sizes"]
         self._params = [p for p in inspect.signature(function).parameters.values()
                         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         self._name = getattr(function, "__name__", "solve")
 
-    def _size(self, name, n_inputs):
+    def _size(self, name, n_bound):
         if name in self._sizes:
             return self._sizes[name]
         folded = [v for k, v in self._sizes.items() if k.lower() == name.lower()]
         if len(folded) == 1:
             return folded[0]
-        raise TypeError(f"{self._name}'s parameter {name!r} (after {n_inputs} inputs and the output) names none of "
+        raise TypeError(f"{self._name}'s parameter {name!r} (after {n_bound} inputs and outputs) names none of "
                         f"the task's sizes ({', '.join(sorted(self._sizes)) or 'none'})")
 
     def prepare(self, tensors):
         tensors = list(tensors)
-        if len(self._params) < len(tensors) + 1:
+        bound = len(tensors) + len(self._outputs)
+        if len(self._params) < bound:
             raise TypeError(f"{self._name} takes {len(self._params)} positional parameters; the task passes "
-                            f"{len(tensors)} inputs and one output")
+                            f"{len(tensors)} inputs and {len(self._outputs)} output"
+                            f"{'s' if len(self._outputs) > 1 else ''}")
         device = tensors[0].device if tensors else torch.device("cpu")
-        fill = float("nan") if self._dtype.is_floating_point else torch.iinfo(self._dtype).min
-        out = torch.full(self._shape, fill, dtype=self._dtype, device=device)
-        rest = [self._size(p.name, len(tensors)) for p in self._params[len(tensors) + 1:]
+        outs = []
+        for shape, dtype in self._outputs:
+            fill = float("nan") if dtype.is_floating_point else torch.iinfo(dtype).min
+            outs.append(torch.full(shape, fill, dtype=dtype, device=device))
+        rest = [self._size(p.name, bound) for p in self._params[bound:]
                 if p.default is inspect.Parameter.empty or p.name in self._sizes]
-        return tensors + [out] + rest, out
+        return tensors + outs + rest, outs
 
     def call_prepared(self, prepared):
-        args, out = prepared
+        args, outs = prepared
         self._function(*args)
-        return out
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
     def forward(self, *tensors):
         return self.call_prepared(self.prepare(tensors))
