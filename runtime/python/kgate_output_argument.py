@@ -31,12 +31,11 @@ def sizes_of(module):
 
 
 def output_spec(module, outs, run_dtype):
-    """The Entry's spec for one shape set: the reference's outputs `outs` (a list of tensors: each one's
-    shape; a floating output in the run's dtype, a torch.dtype) and the sizes the parameters may name."""
+    """The Entry's spec for one shape set: the reference's outputs `outs` (a list of tensors, checked by the
+    judge: each one's shape; a floating output in the run's dtype, a torch.dtype) and the sizes the
+    parameters may name."""
     specs = []
     for out in outs:
-        if not isinstance(out, torch.Tensor):
-            raise TypeError(f"the reference returns a {type(out).__name__}; an output-argument entry writes tensors")
         dtype = run_dtype if out.is_floating_point() and run_dtype.is_floating_point else out.dtype
         specs.append({"shape": list(out.shape), "dtype": str(dtype).removeprefix("torch.")})
     return json.dumps({"outputs": specs, "sizes": sizes_of(module)})
