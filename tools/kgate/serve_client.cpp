@@ -139,8 +139,14 @@ Result<json> ServeClient::ask(json request) {
   if (ended_) return Error{"the runtime server had ended: " + stderr_tail()};
   const std::int64_t id = next_id_++;
   request["id"] = id;
-  if (!send_all(to_server_, request.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"))
+  if (!send_all(to_server_, request.dump(-1, ' ', false, json::error_handler_t::replace) + "\n")) {
+    // A server that closed its input is of no more use, though its output may stay open a while (a
+    // process dying slowly): mark it ended now, so that a caller's retry starts another one instead of
+    // writing to this one again.
+    ended_ = true;
+    answered_.notify_all();
     return Error{"the runtime server does not read its input: " + stderr_tail()};
+  }
   answered_.wait(lock, [&] { return ended_ || answers_.count(id) > 0; });
   const auto found = answers_.find(id);
   if (found == answers_.end()) return Error{"the runtime server ended before it answered: " + stderr_tail()};

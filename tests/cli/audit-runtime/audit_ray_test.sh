@@ -35,6 +35,26 @@ KGATE_RAY_PYTHON="$work/dying-python" "$kgate" audit --out "$work/dying" --runti
 [ -e "$work/died" ] || fail "the dying server never ran"
 grep -q '^audit: runtime on cpu: 1 fail, 2 pass, 0 without a report, 1 skipped$' "$work/dying.txt" || fail "dying-server summary line: $(cat "$work/dying.txt")"
 
+# A server that closes its input at once but holds its output open a while (a process dying slowly):
+# every request's write fails before the end of its output is seen, and the retry must start another
+# server, not write to this one again.
+cat > "$work/deaf-python" <<SH
+#!/usr/bin/env bash
+if [ ! -e "$work/deaf" ]; then
+  touch "$work/deaf"
+  exec 0<&-
+  echo '{"ready": true, "actors": 1}'
+  sleep 5
+  exit 1
+fi
+exec "$python" "\$@"
+SH
+chmod +x "$work/deaf-python"
+KGATE_RAY_PYTHON="$work/deaf-python" "$kgate" audit --out "$work/deaf-out" --runtime cpu --runtime-seeds 1 --ray -j 2 \
+  "$work/in" > "$work/deaf.txt" || fail "audit with a deaf server exited $?"
+[ -e "$work/deaf" ] || fail "the deaf server never ran"
+grep -q '^audit: runtime on cpu: 1 fail, 2 pass, 0 without a report, 1 skipped$' "$work/deaf.txt" || fail "deaf-server summary line: $(cat "$work/deaf.txt")"
+
 "$python" - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]
@@ -44,7 +64,7 @@ def runtime(record):
     rt = record["runtime"]
     return rt.get("skipped") or (rt["verdict"], [r["id"] for r in rt["reasons"]], rt["task"], rt["profile"])
 local = records("local")
-for name in ("ray", "dying"):
+for name in ("ray", "dying", "deaf-out"):
     other = records(name)
     if sorted(other) != sorted(local):
         sys.exit(f"FAIL: {name} has records {sorted(other)}, local {sorted(local)}")
