@@ -74,7 +74,55 @@ int positional_index(TSNode args, TSNode arg) {
   return -1;
 }
 
+// Whether `node` is the test of a branch: the condition of an if, elif or while, of a conditional
+// expression (`a if test else b`), or the assertion of an assert.
+bool branch_test(TSNode node) {
+  const TSNode parent = ts::parent(node);
+  if (ts::is(parent, "if_statement") || ts::is(parent, "elif_clause") || ts::is(parent, "while_statement"))
+    return ts_node_eq(ts::field(parent, "condition"), node);
+  if (ts::is(parent, "assert_statement")) return ts_node_eq(ts::named_child(parent, 0), node);
+  if (ts::is(parent, "conditional_expression")) return ts_node_eq(ts::named_child(parent, 1), node);
+  return false;
+}
+
 }  // namespace
+
+// Whether a mention of an input only decides a branch: it reaches the test of an if, while, assert or
+// conditional expression through comparisons, boolean and arithmetic operators, side-effect-free tensor
+// methods and top-level torch functions without `out=` (`if x.abs().sum() < 0: raise`, `assert
+// torch.isfinite(x).all()`). What the branch then computes is judged by the other mentions: a value that
+// only picks a branch is not data the output is computed from.
+bool Extractor::steers_branch_only(TSNode id, int scope) {
+  TSNode node = id;
+  for (;;) {
+    if (branch_test(node)) return true;
+    const TSNode parent = ts::parent(node);
+    if (ts::is(parent, "comparison_operator") || ts::is(parent, "boolean_operator") || ts::is(parent, "not_operator") ||
+        ts::is(parent, "parenthesized_expression") || ts::is(parent, "binary_operator") ||
+        ts::is(parent, "unary_operator")) {
+      node = parent;
+      continue;
+    }
+    if (ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), node)) {
+      const TSNode call = ts::parent(parent);
+      if (!ts::is(call, "call") || !ts_node_eq(ts::field(call, "function"), parent)) return false;
+      const std::string_view method = ts::text(ts::field(parent, "attribute"), src_);
+      if (!pure_tensor_method(method) && !tensor_metadata_method(method)) return false;
+      node = call;
+    } else if (ts::is(parent, "argument_list") && ts::is(ts::parent(parent), "call")) {
+      const TSNode call = ts::parent(parent);
+      const Value callee = eval(ts::field(call, "function"), scope);
+      if (callee.k != Value::K::Path || !callee.path.starts_with("torch.") ||
+          callee.path.find('.', 6) != std::string::npos || !pure_tensor_method(callee.path.substr(6)))
+        return false;
+      for (TSNode a : ts::named_children(parent))
+        if (ts::is(a, "keyword_argument") && ts::text(ts::field(a, "name"), src_) == "out") return false;
+      node = call;
+    } else {
+      return false;
+    }
+  }
+}
 
 // Whether function `fi` reads the data of the value that `name` holds in it. A use that is not
 // understood counts as a read: the check is meant to miss an evasive cheat before it rejects honest code.
@@ -98,7 +146,7 @@ bool Extractor::name_read(int fi, const std::string& name, int depth, ReadVisits
 
 // Whether one mention of a name (an identifier node in function `fi`) takes its data.
 bool Extractor::data_use(TSNode id, int fi, int scope, int depth, ReadVisits& seen) {
-  if (store_position(id)) return false;
+  if (store_position(id) || steers_branch_only(id, scope)) return false;
   TSNode parent = ts::parent(id);
   if (ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), id)) {
     const std::string_view attr = ts::text(ts::field(parent, "attribute"), src_);

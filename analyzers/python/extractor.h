@@ -261,6 +261,7 @@ class Extractor {
   void finish_inputs();
   bool name_read(int fi, const std::string& name, int depth, ReadVisits& seen);
   bool data_use(TSNode id, int fi, int scope, int depth, ReadVisits& seen);
+  bool steers_branch_only(TSNode id, int scope);
   bool argument_read(TSNode call, TSNode arg, int element, int scope, int depth, ReadVisits& seen);
   bool element_read(int fi, const std::string& list, size_t element, int depth, ReadVisits& seen);
   struct AttributeHooks {

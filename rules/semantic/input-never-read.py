@@ -74,6 +74,16 @@ class ModelNew(nn.Module):
         chained_alias,
         # ok: input-never-read
         chained_read,
+        # ruleid: input-never-read
+        steers_only,
+        # ruleid: input-never-read
+        asserted_finite,
+        # ruleid: input-never-read
+        picks_a_constant,
+        # ok: input-never-read
+        steers_and_read,
+        # ok: input-never-read
+        written_out_in_test,
         scale: float,
         mask=None,
         *rest,
@@ -88,6 +98,15 @@ class ModelNew(nn.Module):
         flat = chained_alias.contiguous().view(-1)
         assert flat.numel() == 256
         total = launch_add(total, chained_read.contiguous().view(16, 16))
+        if steers_only.abs().sum() < 0 or not (steers_only == steers_only).all():
+            raise ValueError("never taken")
+        assert torch.isfinite(asserted_finite).all(), "inputs must be finite"
+        total = total * (1.0 if torch.max(picks_a_constant).item() > -1e30 else 0.0)
+        while steers_and_read.numel() > 0 and steers_and_read.sum() != 0:
+            total = launch_add(total, steers_and_read)
+            break
+        if torch.add(written_out_in_test, 0.0, out=total) is None:
+            return total
         alias = unpacked_then_dropped
         (y,) = call([alias, unpacked_and_read, self.bias])
         self.last = stored
