@@ -14,6 +14,8 @@ torch::Tensor through_helper(torch::Tensor x);
 torch::Tensor dispatched(torch::Tensor x);
 torch::Tensor shaped_like(torch::Tensor x, torch::Tensor fill);
 torch::Tensor via_helpers(torch::Tensor x, torch::Tensor fill);
+torch::Tensor validated(torch::Tensor x, torch::Tensor fill);
+torch::Tensor chosen(torch::Tensor x, torch::Tensor w);
 """,
     cuda_sources=r"""
 #include <torch/extension.h>
@@ -79,8 +81,32 @@ torch::Tensor via_helpers(torch::Tensor x, torch::Tensor fill) {
     fill_kernel<<<(n + 255) / 256, 256>>>(fill.data_ptr<float>(), out.data_ptr<float>(), n);
     return out;
 }
+
+// x: only tested, then the output is filled from another tensor.
+torch::Tensor validated(torch::Tensor x, torch::Tensor fill) {
+    TORCH_CHECK(x.isfinite().all().item<bool>(), "x must be finite");
+    if (x.abs().amax().item<float>() > 1e30f) {
+        throw std::runtime_error("x is out of range");
+    }
+    auto out = torch::empty_like(x);
+    int n = out.numel();
+    fill_kernel<<<(n + 255) / 256, 256>>>(fill.data_ptr<float>(), out.data_ptr<float>(), n);
+    return out;
+}
+
+// x: tested, and read by the kernel of the branch it picks.
+torch::Tensor chosen(torch::Tensor x, torch::Tensor w) {
+    auto out = torch::empty_like(x);
+    int n = x.numel();
+    if (x.sum().item<float>() > 0) {
+        mul_kernel<<<(n + 255) / 256, 256>>>(x.data_ptr<float>(), w.data_ptr<float>(), out.data_ptr<float>(), n);
+    } else {
+        out.zero_();
+    }
+    return out;
+}
 """,
-    functions=["bias_mean", "scale", "through_helper", "dispatched", "shaped_like", "via_helpers"],
+    functions=["bias_mean", "scale", "through_helper", "dispatched", "shaped_like", "via_helpers", "validated", "chosen"],
 )
 
 
@@ -107,6 +133,10 @@ class ModelNew(nn.Module):
         both,
         # ruleid: cpp-input-never-read
         handed,
+        # ruleid: cpp-input-never-read
+        steered,
+        # ok: cpp-input-never-read
+        picked,
     ):
         a = ext.bias_mean(x, bias)
         b = ext.scale(a, w)
@@ -116,4 +146,6 @@ class ModelNew(nn.Module):
         # read in one call: the other's unread parameter does not matter
         f = ext.shaped_like(both, self.bias) + ext.scale(both, both)
         g = ext.via_helpers(handed, self.bias)
-        return a + b + c + d + e + f + g
+        h = ext.validated(steered, self.bias)
+        i = ext.chosen(picked, self.bias)
+        return a + b + c + d + e + f + g + h + i

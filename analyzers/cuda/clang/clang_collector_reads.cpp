@@ -4,7 +4,8 @@
 // which Clang sees expanded), hands the tensor to a maker of a like-shaped one (at::empty_like(x)),
 // hands it whole to a function called directly ("param-handed:<i>:<j>:<callee>": cuda::link decides
 // whether the callee reads it), binds it to a local (`auto xc = x.contiguous();`: read where the local
-// is), or makes a value through side-effect-free methods that is thrown away (`x.sum();`).
+// is), makes a value through side-effect-free methods that is thrown away (`x.sum();`), or makes
+// one that only picks a branch (`if (x.abs().amax().item<float>() > 1e30f)`, TORCH_CHECK).
 #include "analyzers/cuda/clang/clang_collector_impl.h"
 
 namespace kgate::cuda::collector {
@@ -79,8 +80,68 @@ bool discarded_chain(const Stmt* s, ParamIndex& params, std::vector<char>& read,
   return true;
 }
 
+// The test of a branch (an if's, a while's or a ?:'s condition; TORCH_CHECK expands to an if): a value
+// made from a parameter through side-effect-free methods (`x.abs().amax().item<float>()`), combined by
+// operators, only picks the branch and is no read; anything else in it is scanned as usual.
+void scan_condition(const Expr* e, ParamIndex& params, std::vector<char>& read, Handed& handed) {
+  if (!e) return;
+  e = strip_copies(e);
+  if (const auto* oc = dyn_cast<CXXOperatorCallExpr>(e)) {
+    switch (oc->getOperator()) {
+      case OO_Less:
+      case OO_Greater:
+      case OO_LessEqual:
+      case OO_GreaterEqual:
+      case OO_EqualEqual:
+      case OO_ExclaimEqual:
+      case OO_AmpAmp:
+      case OO_PipePipe:
+      case OO_Exclaim:
+        for (const Expr* a : oc->arguments()) scan_condition(a, params, read, handed);
+        return;
+      default:
+        break;
+    }
+  }
+  if (const auto* bo = dyn_cast<BinaryOperator>(e); bo && !bo->isAssignmentOp()) {
+    scan_condition(bo->getLHS(), params, read, handed);
+    scan_condition(bo->getRHS(), params, read, handed);
+    return;
+  }
+  if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && !uo->isIncrementDecrementOp()) {
+    scan_condition(uo->getSubExpr(), params, read, handed);
+    return;
+  }
+  std::vector<const Expr*> args;
+  if (isa<CXXMemberCallExpr>(e) && pure_chain_root(e, params, args)) {
+    for (const Expr* a : args) scan_reads(a, params, read, handed);
+    return;
+  }
+  scan_reads(e, params, read, handed);
+}
+
 void scan_reads(const Stmt* s, ParamIndex& params, std::vector<char>& read, Handed& handed) {
   if (!s) return;
+  if (const auto* ifs = dyn_cast<IfStmt>(s)) {
+    scan_reads(ifs->getInit(), params, read, handed);
+    scan_reads(ifs->getConditionVariableDeclStmt(), params, read, handed);
+    scan_condition(ifs->getCond(), params, read, handed);
+    scan_reads(ifs->getThen(), params, read, handed);
+    scan_reads(ifs->getElse(), params, read, handed);
+    return;
+  }
+  if (const auto* ws = dyn_cast<WhileStmt>(s)) {
+    scan_reads(ws->getConditionVariableDeclStmt(), params, read, handed);
+    scan_condition(ws->getCond(), params, read, handed);
+    scan_reads(ws->getBody(), params, read, handed);
+    return;
+  }
+  if (const auto* co = dyn_cast<ConditionalOperator>(s)) {
+    scan_condition(co->getCond(), params, read, handed);
+    scan_reads(co->getTrueExpr(), params, read, handed);
+    scan_reads(co->getFalseExpr(), params, read, handed);
+    return;
+  }
   if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
     for (const Stmt* c : cs->body())
       if (!discarded_chain(c, params, read, handed)) scan_reads(c, params, read, handed);

@@ -110,6 +110,38 @@ TSNode pure_chain_top(TSNode id, const Text& str) {
   return n;
 }
 
+// Macros that test their first argument as a branch does (TORCH_CHECK expands to an if).
+bool check_macro(std::string_view name) {
+  return name == "TORCH_CHECK" || name == "TORCH_CHECK_VALUE" || name == "TORCH_INTERNAL_ASSERT" ||
+         name == "AT_ASSERT" || name == "AT_ASSERTM" || name == "assert";
+}
+
+// Whether `top`, a value made from a parameter through side-effect-free methods, only picks a branch:
+// through comparison, logical and arithmetic operators and parentheses it reaches the condition of an
+// if, a while or a ?:, or the first argument of a check macro, as the Clang engine's scan_condition.
+template <class Text>
+bool steers_branch_only(TSNode top, const Text& str) {
+  TSNode n = top;
+  for (;;) {
+    const TSNode p = ts_node_parent(n);
+    if (is(p, "binary_expression") || is(p, "parenthesized_expression") ||
+        (is(p, "unary_expression") && str(field(p, "operator")) != "&" && str(field(p, "operator")) != "*")) {
+      n = p;
+      continue;
+    }
+    if (is(p, "condition_clause")) {
+      const TSNode stmt = ts_node_parent(p);
+      return ts_node_eq(field(p, "value"), n) && (is(stmt, "if_statement") || is(stmt, "while_statement"));
+    }
+    if (is(p, "conditional_expression")) return ts_node_eq(field(p, "condition"), n);
+    if (is(p, "argument_list") && is(ts_node_parent(p), "call_expression")) {
+      const TSNode fn = field(ts_node_parent(p), "function");
+      return is(fn, "identifier") && check_macro(str(fn)) && ts_node_eq(ts::named_child(p, 0), n);
+    }
+    return false;
+  }
+}
+
 template <class Text>
 bool is_void_cast(TSNode n, const Text& str) {
   return is(n, "cast_expression") && squeeze(str(field(n, "type"))) == "void";
@@ -147,6 +179,8 @@ TsCollector::ParamUse TsCollector::data_use(TSNode id) const {
   if (!ts_node_eq(top, id) &&
       (is(up, "expression_statement") || (is_void_cast(up, text) && is(ts_node_parent(up), "expression_statement"))))
     return {false};
+  // if (x.abs().amax().item<float>() > 1e30f), TORCH_CHECK(x.isfinite().all().item<bool>(), ...)
+  if (!ts_node_eq(top, id) && steers_branch_only(top, text)) return {false};
   if (is(parent, "argument_list") && is(ts_node_parent(parent), "call_expression")) {
     const TSNode call = ts_node_parent(parent);
     const TSNode fn = field(call, "function");

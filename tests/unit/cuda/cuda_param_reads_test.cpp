@@ -126,5 +126,62 @@ TEST(CudaParamReads, HandoversToFunctionsThatDoNotReadAreNoReadsInBothEngines) {
   testing::expect_from_both_engines(kHandoversFile, expect_handovers);
 }
 
+// A value of the tensor that only decides a branch: the condition of an if, a while or a ?:, or a
+// TORCH_CHECK, reached through side-effect-free methods and operators, is no read; the branch's own
+// uses decide. A use of the same tensor inside a branch still reads.
+const char* kSteeringFile = R"(#include <torch/extension.h>
+__global__ void k(const float* x, float* y, int n) { int i = threadIdx.x; if (i < n) y[i] = x[i]; }
+bool consume_and_test(const torch::Tensor& t);
+torch::Tensor steers_only(torch::Tensor x, torch::Tensor bias) {
+  TORCH_CHECK(x.isfinite().all().item<bool>(), "x must be finite");
+  if (x.abs().amax().item<float>() > 1e30f || !(x.sum().item<float>() == x.sum().item<float>())) {
+    throw std::runtime_error("never taken");
+  }
+  const float scale = x.max().item<float>() > -1e30f ? 1.0f : 0.0f;
+  auto out = torch::empty_like(bias);
+  k<<<1, 32>>>(bias.data_ptr<float>(), out.data_ptr<float>(), static_cast<int>(scale * bias.numel()));
+  return out;
+}
+torch::Tensor steers_and_reads(torch::Tensor x, torch::Tensor y) {
+  auto out = torch::empty_like(y);
+  if (x.sum().item<float>() > 0) {
+    k<<<1, 32>>>(x.data_ptr<float>(), out.data_ptr<float>(), 32);
+  }
+  while (y.abs().sum().item<float>() > 1e30f) {
+    return y;
+  }
+  return out;
+}
+torch::Tensor tests_a_computed_value(torch::Tensor x) {
+  if ((x * 2).sum().item<float>() > 0) return torch::empty_like(x);
+  if (consume_and_test(x)) return x;
+  return x;
+}
+torch::Tensor handed_in_a_test(torch::Tensor x) {
+  auto out = torch::zeros({4});
+  if (consume_and_test(x)) out.fill_(1.0f);
+  return out;
+}
+)";
+
+void expect_steering(const FactSet& f, const std::string& engine) {
+  SCOPED_TRACE(engine);
+  const Function* steers = testing::find_function(f, "steers_only");
+  const Function* reads = testing::find_function(f, "steers_and_reads");
+  const Function* computed = testing::find_function(f, "tests_a_computed_value");
+  const Function* handed = testing::find_function(f, "handed_in_a_test");
+  ASSERT_TRUE(steers && reads && computed && handed);
+  EXPECT_TRUE(testing::has(steers->decorators, "param-unread:0"));
+  EXPECT_FALSE(testing::has(steers->decorators, "param-unread:1"));
+  EXPECT_FALSE(testing::has(reads->decorators, "param-unread:0"));     // launched in the branch
+  EXPECT_FALSE(testing::has(reads->decorators, "param-unread:1"));     // returned in the branch
+  EXPECT_FALSE(testing::has(computed->decorators, "param-unread:0"));  // returned, and handed to a function
+  EXPECT_FALSE(testing::has(handed->decorators, "param-unread:0"));    // a declared function's argument
+}
+
+TEST(CudaParamReads, AValueThatOnlyPicksABranchIsNoReadInBothEngines) {
+  testing::expect_from_both_engines(kSteeringFile, expect_steering);
+}
+
 }  // namespace
 }  // namespace kgate::cuda
