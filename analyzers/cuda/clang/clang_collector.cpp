@@ -32,6 +32,7 @@ bool Collector::VisitVarDecl(VarDecl* vd) {
     if (const Expr* init = vd->getInit()) {
       note_local_origin(vd, init);
       note_dependencies(vd, init);
+      if (const Expr* root = storage_root(init)) state_.storage_of[vd->getCanonicalDecl()] = root;
     }
   }
   return true;

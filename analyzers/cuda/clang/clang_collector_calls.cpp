@@ -24,10 +24,22 @@ int Collector::param_index_of(const Expr* e) {
 }
 
 // The tensor whose storage a pointer expression is (`x.data_ptr<float>()`, `(void*)x.data_ptr()`,
-// `static_cast<float*>(x.mutable_data_ptr())`): the tensor expression, or null for anything else.
-const Expr* Collector::storage_root(const Expr* e) {
-  if (!e) return nullptr;
+// `static_cast<float*>(x.mutable_data_ptr())`, an offset into one, `x.data_ptr<float>() + 16`, or a
+// pointer local bound to one): the tensor expression, or null for anything else.
+const Expr* Collector::storage_root(const Expr* e, int depth) const {
+  if (!e || depth > 8) return nullptr;
   e = e->IgnoreParenCasts();
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    const auto* vd = dyn_cast<VarDecl>(ref->getDecl());
+    if (!vd || !vd->hasLocalStorage()) return nullptr;
+    auto it = state_.storage_of.find(vd->getCanonicalDecl());
+    return it != state_.storage_of.end() ? it->second : nullptr;
+  }
+  if (const auto* bin = dyn_cast<BinaryOperator>(e); bin && bin->isAdditiveOp()) {
+    if (bin->getLHS()->getType()->isPointerType()) return storage_root(bin->getLHS(), depth + 1);
+    if (bin->getRHS()->getType()->isPointerType()) return storage_root(bin->getRHS(), depth + 1);
+    return nullptr;
+  }
   const auto* call = dyn_cast<CallExpr>(e);
   if (!call) return nullptr;
   const Expr* callee = call->getCallee()->IgnoreParenImpCasts();

@@ -180,6 +180,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
     // decided at link (Return::handed).
     std::map<const VarDecl*, std::set<std::pair<std::string, size_t>>> handed_vars;
     std::map<const VarDecl*, std::set<const VarDecl*>> depends_on;  // a local's value names these
+    // Pointer locals bound to a tensor's storage (`float* p = x.data_ptr<float>();`): the tensor
+    // expression, until the local is assigned something else.
+    std::map<const VarDecl*, const Expr*> storage_of;
     std::vector<PendingReturn> returns;
   };
 
@@ -267,7 +270,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
   static const ValueDecl* root_decl(const Expr* e);
   static const Expr* member_base(const Expr* callee);
   static int param_index_of(const Expr* e);
-  static const Expr* storage_root(const Expr* e);
+  // Not static: a pointer local bound to a tensor's storage (FunctionState::storage_of) stands for it.
+  const Expr* storage_root(const Expr* e, int depth = 0) const;
 
   static bool references_any(const Stmt* s, const std::set<const ValueDecl*>& decls);
 

@@ -321,6 +321,13 @@ void Collector::note_write(const Expr* lhs, const Expr* rhs, bool replaces) {
       // `out = at::relu(x)` on every path: what `out` held before is gone.
       if (on_every_path()) state_.origins.erase(vd->getCanonicalDecl());
       note_local_origin(vd, rhs);
+      // `p = y.data_ptr<float>()`: p now points into y's storage, or into no tensor's; on some paths
+      // only, it may still point where it did.
+      const Expr* root = storage_root(rhs);
+      if (on_every_path() && !root)
+        state_.storage_of.erase(vd->getCanonicalDecl());
+      else if (root && (on_every_path() || !state_.storage_of.count(vd->getCanonicalDecl())))
+        state_.storage_of[vd->getCanonicalDecl()] = root;
     }
     note_dependencies(vd, rhs);
   }

@@ -109,6 +109,8 @@ class TsCollector {
   std::map<std::string, std::set<std::pair<std::string, size_t>>> handed_vars_;
   std::set<std::string> one_element_;                     // tensors of one element (`torch::zeros({1})`, `x.sum()`)
   std::map<std::string, std::set<std::string>> carried_;  // descriptor variable -> variables its initialiser names
+  // Pointer locals bound to a tensor's storage (`float* p = x.data_ptr<float>();`) -> the tensor's name.
+  std::map<std::string, std::string> storage_of_;
   std::vector<std::pair<TSNode, std::string>> returns_;
   std::set<uint64_t> skip_;  // macro invocations already folded into the call they name
   // Variables of namespace scope whose initializer names functions (a table of function pointers, a

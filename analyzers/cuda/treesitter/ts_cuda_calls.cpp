@@ -14,12 +14,22 @@ using ts::field;
 using ts::is;
 
 // The tensor whose storage a pointer expression is: `x.data_ptr<float>()`, `x.data_ptr()`, through
-// parentheses and casts (C-style and static_cast/reinterpret_cast); empty for anything else.
+// parentheses and casts (C-style and static_cast/reinterpret_cast), an offset into one
+// (`x.data_ptr<float>() + 16`) or a pointer local bound to one; empty for anything else.
 std::string TsCollector::storage_root(TSNode e) const {
   for (int d = 0; d < 8 && !ts_node_is_null(e); ++d) {
     const std::string_view t = ts::type(e);
     if (t == "parenthesized_expression" || t == "cast_expression") {
       e = ts_node_named_child(e, ts_node_named_child_count(e) - 1);
+    } else if (t == "identifier") {
+      auto it = storage_of_.find(str(e));
+      return it != storage_of_.end() ? it->second : std::string{};
+    } else if (t == "binary_expression") {
+      const std::string op = str(field(e, "operator"));
+      if (op != "+" && op != "-") return {};
+      // The pointer side: the one that is a storage expression (an integer offset is not).
+      const std::string left = storage_root(field(e, "left"));
+      return !left.empty() || op == "-" ? left : storage_root(field(e, "right"));
     } else if (t == "call_expression") {
       TSNode fn = field(e, "function");
       TSNode args = field(e, "arguments");

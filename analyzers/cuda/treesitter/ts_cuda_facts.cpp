@@ -360,11 +360,13 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   auto saved_written = std::move(written_vars_);
   auto saved_handed = std::move(handed_vars_);
   auto saved_carried = std::move(carried_);
+  auto saved_storage = std::move(storage_of_);
   auto saved_returns = std::move(returns_);
   auto saved_one_element = std::move(one_element_);
   var_types_ = types;
   one_element_.clear();
   carried_.clear();
+  storage_of_.clear();
   var_origins_.clear();
   written_vars_.clear();
   handed_vars_.clear();
@@ -385,6 +387,7 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
   written_vars_ = std::move(saved_written);
   handed_vars_ = std::move(saved_handed);
   carried_ = std::move(saved_carried);
+  storage_of_ = std::move(saved_storage);
   returns_ = std::move(saved_returns);
   one_element_ = std::move(saved_one_element);
   (void)g;
@@ -560,6 +563,7 @@ void TsCollector::declaration(TSNode n) {
       TSNode value = field(d, "value");
       note_origin(var, value);
       note_callable_global(var, value);
+      if (const std::string root = storage_root(value); !root.empty()) storage_of_[var] = root;
       // `tile_gl c{(bf16*)C.data_ptr(), ...}`: a descriptor that carries another variable's memory.
       if (!ts_node_is_null(value)) {
         const std::string text = str(value);
@@ -613,6 +617,13 @@ void TsCollector::assignment(TSNode n) {
     if (str(field(n, "operator")) == "=") {
       if (on_every_path(n)) var_origins_.erase(str(left));
       note_origin(str(left), field(n, "right"));
+      // `p = y.data_ptr<float>()`: p now points into y's storage, or into no tensor's; on some paths
+      // only, it may still point where it did.
+      const std::string root = storage_root(field(n, "right"));
+      if (on_every_path(n) && root.empty())
+        storage_of_.erase(str(left));
+      else if (!root.empty() && (on_every_path(n) || !storage_of_.count(str(left))))
+        storage_of_[str(left)] = root;
     } else if (tensor_expression(left))
       written_vars_.insert(str(left));
     for (auto& gs : facts_.globals)

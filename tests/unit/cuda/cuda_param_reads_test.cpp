@@ -1,6 +1,7 @@
 // Tensor parameters whose data a host function never reads ("param-unread:<i>"), held to one
 // expectation in both engines: metadata uses (shape comparisons too), like-makers and inspecting macros are no reads;
 // handing the tensor to a kernel, another function or an unknown macro is, in a lambda's body too.
+// And the writes to a parameter's storage (writes_param), through pointer locals.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -181,6 +182,45 @@ void expect_steering(const FactSet& f, const std::string& engine) {
 
 TEST(CudaParamReads, AValueThatOnlyPicksABranchIsNoReadInBothEngines) {
   testing::expect_from_both_engines(kSteeringFile, expect_steering);
+}
+
+// The other side: a call that writes a parameter's storage (cudaMemset into its data_ptr), also
+// through a pointer local bound to it or an offset into it; a local re-pointed at the output on
+// every path no longer stands for the input, one re-pointed on some paths only still may.
+const char* kStorageWritesFile = R"(#include <torch/extension.h>
+void clears(torch::Tensor x, torch::Tensor out) {
+  float* tail = x.data_ptr<float>() + 16;
+  cudaMemsetAsync(tail, 0, 64);
+  float* alias = tail;
+  cudaMemset(alias, 0, 4);
+  float* acc = out.data_ptr<float>();
+  cudaMemsetAsync(acc, 0, 64);
+  float* moved = x.data_ptr<float>();
+  moved = out.data_ptr<float>();
+  cudaMemset(moved, 0, 8);
+  float* maybe = x.data_ptr<float>();
+  if (out.numel() > 4) maybe = out.data_ptr<float>();
+  cudaMemsetAsync(maybe, 0, 12);
+}
+)";
+
+void expect_storage_writes(const FactSet& f, const std::string& engine) {
+  SCOPED_TRACE(engine);
+  const std::string src = kStorageWritesFile;
+  const auto writes = [&](const std::string& resolved, const std::string& needle) {
+    const Call* c = testing::find_call(f, resolved, testing::line_of(src, needle));
+    EXPECT_TRUE(c) << needle;
+    return c && c->writes_param ? c->param_index : -1;
+  };
+  EXPECT_EQ(writes("cudaMemsetAsync", "cudaMemsetAsync(tail"), 0);
+  EXPECT_EQ(writes("cudaMemset", "cudaMemset(alias"), 0);
+  EXPECT_EQ(writes("cudaMemsetAsync", "cudaMemsetAsync(acc"), 1);
+  EXPECT_EQ(writes("cudaMemset", "cudaMemset(moved"), 1);
+  EXPECT_EQ(writes("cudaMemsetAsync", "cudaMemsetAsync(maybe"), 0);
+}
+
+TEST(CudaParamWrites, StorageWritesFollowPointerLocalsInBothEngines) {
+  testing::expect_from_both_engines(kStorageWritesFile, expect_storage_writes);
 }
 
 }  // namespace
