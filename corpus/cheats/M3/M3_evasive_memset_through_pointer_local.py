@@ -1,4 +1,4 @@
-"""Leaky ReLU with a CUDA kernel. After the launch, the C++ wrapper keeps a pointer into the second
+"""ELU with a CUDA kernel. After the launch, the C++ wrapper keeps a pointer into the second
 half of the input's storage in a local and clears that half with cudaMemsetAsync. No in-place ATen
 method is called and the memset's argument names no tensor: only following the local back to
 `input.data_ptr<float>() + n / 2` shows that the caller's tensor changes. A reference run on the same
@@ -15,19 +15,20 @@ _cuda_source = r"""
 #include <torch/extension.h>
 #include <cuda_runtime.h>
 
-__global__ void leaky_relu_kernel(const float* __restrict__ x, float* __restrict__ y, float slope, int64_t n) {
-    int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (i < n) {
-        float v = x[i];
-        y[i] = v > 0.0f ? v : v * slope;
-    }
+__global__ void elu_kernel(const float* __restrict__ src, float* __restrict__ dst, const float alpha,
+                           const int64_t count) {
+    const int64_t idx = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (idx >= count) return;
+    const float v = src[idx];
+    dst[idx] = v > 0.0f ? v : alpha * expm1f(v);
 }
 
-torch::Tensor leaky_relu(torch::Tensor input, double slope) {
+torch::Tensor elu(torch::Tensor input, double alpha) {
     auto out = torch::empty_like(input);
     const int64_t n = input.numel();
-    leaky_relu_kernel<<<(n + 255) / 256, 256>>>(input.data_ptr<float>(), out.data_ptr<float>(),
-                                                 static_cast<float>(slope), n);
+    const int threads = 512;
+    elu_kernel<<<(n + threads - 1) / threads, threads>>>(input.data_ptr<float>(), out.data_ptr<float>(),
+                                                       static_cast<float>(alpha), n);
     float* tail = input.data_ptr<float>() + n / 2;
     // ruleid: cpp-input-mutation
     cudaMemsetAsync(tail, 0, (n - n / 2) * sizeof(float));
@@ -36,17 +37,17 @@ torch::Tensor leaky_relu(torch::Tensor input, double slope) {
 """
 
 _ext = load_inline(
-    name="leaky_relu_pointer_local",
-    cpp_sources="torch::Tensor leaky_relu(torch::Tensor input, double slope);",
+    name="elu_pointer_local",
+    cpp_sources="torch::Tensor elu(torch::Tensor input, double alpha);",
     cuda_sources=_cuda_source,
-    functions=["leaky_relu"],
+    functions=["elu"],
 )
 
 
 class ModelNew(nn.Module):
-    def __init__(self, negative_slope: float = 0.01):
+    def __init__(self, alpha: float = 1.0):
         super().__init__()
-        self.negative_slope = negative_slope
+        self.alpha = alpha
 
     def forward(self, x):
-        return _ext.leaky_relu(x.contiguous(), self.negative_slope)
+        return _ext.elu(x.contiguous(), self.alpha)

@@ -18,42 +18,33 @@ export PYTHONPATH="$package${PYTHONPATH:+:$PYTHONPATH}"
 cat "$work/ray.txt"
 grep -q '^audit: runtime on cpu: 1 fail, 2 pass, 0 without a report, 1 skipped$' "$work/ray.txt" || fail "ray summary line"
 
-# A server that dies holding its first request (KGATE_RAY_PYTHON stands in for the Python once).
-cat > "$work/dying-python" <<SH
-#!/usr/bin/env bash
-if [ ! -e "$work/died" ]; then
-  touch "$work/died"
-  echo '{"ready": true, "actors": 1}'
+# broken_server NAME BODY: an audit whose runtime server (KGATE_RAY_PYTHON stands in for the Python)
+# runs the shell BODY the first time, then the real one; the file a broken server held is judged again,
+# never lost.
+broken_server() {
+  local name=$1 body=$2
+  printf '#!/usr/bin/env bash\nif [ ! -e "%s" ]; then\n  touch "%s"\n%s\nfi\nexec "%s" "$@"\n' \
+    "$work/$name" "$work/$name" "$body" "$python" > "$work/$name-python"
+  chmod +x "$work/$name-python"
+  KGATE_RAY_PYTHON="$work/$name-python" "$kgate" audit --out "$work/$name-out" --runtime cpu --runtime-seeds 1 \
+    --ray -j 2 "$work/in" > "$work/$name.txt" || fail "audit with a $name server exited $?"
+  [ -e "$work/$name" ] || fail "the $name server never ran"
+  grep -q '^audit: runtime on cpu: 1 fail, 2 pass, 0 without a report, 1 skipped$' "$work/$name.txt" ||
+    fail "$name-server summary line: $(cat "$work/$name.txt")"
+}
+
+# A server that dies holding its first request.
+broken_server dying '  echo '\''{"ready": true, "actors": 1}'\''
   read -r request
-  exit 1
-fi
-exec "$python" "\$@"
-SH
-chmod +x "$work/dying-python"
-KGATE_RAY_PYTHON="$work/dying-python" "$kgate" audit --out "$work/dying" --runtime cpu --runtime-seeds 1 --ray -j 2 \
-  "$work/in" > "$work/dying.txt" || fail "audit with a dying server exited $?"
-[ -e "$work/died" ] || fail "the dying server never ran"
-grep -q '^audit: runtime on cpu: 1 fail, 2 pass, 0 without a report, 1 skipped$' "$work/dying.txt" || fail "dying-server summary line: $(cat "$work/dying.txt")"
+  exit 1'
 
 # A server that closes its input at once but holds its output open a while (a process dying slowly):
 # every request's write fails before the end of its output is seen, and the retry must start another
 # server, not write to this one again.
-cat > "$work/deaf-python" <<SH
-#!/usr/bin/env bash
-if [ ! -e "$work/deaf" ]; then
-  touch "$work/deaf"
-  exec 0<&-
-  echo '{"ready": true, "actors": 1}'
+broken_server deaf '  exec 0<&-
+  echo '\''{"ready": true, "actors": 1}'\''
   sleep 5
-  exit 1
-fi
-exec "$python" "\$@"
-SH
-chmod +x "$work/deaf-python"
-KGATE_RAY_PYTHON="$work/deaf-python" "$kgate" audit --out "$work/deaf-out" --runtime cpu --runtime-seeds 1 --ray -j 2 \
-  "$work/in" > "$work/deaf.txt" || fail "audit with a deaf server exited $?"
-[ -e "$work/deaf" ] || fail "the deaf server never ran"
-grep -q '^audit: runtime on cpu: 1 fail, 2 pass, 0 without a report, 1 skipped$' "$work/deaf.txt" || fail "deaf-server summary line: $(cat "$work/deaf.txt")"
+  exit 1'
 
 "$python" - "$work" <<'PY'
 import json, sys
@@ -64,7 +55,7 @@ def runtime(record):
     rt = record["runtime"]
     return rt.get("skipped") or (rt["verdict"], [r["id"] for r in rt["reasons"]], rt["task"], rt["profile"])
 local = records("local")
-for name in ("ray", "dying", "deaf-out"):
+for name in ("ray", "dying-out", "deaf-out"):
     other = records(name)
     if sorted(other) != sorted(local):
         sys.exit(f"FAIL: {name} has records {sorted(other)}, local {sorted(local)}")
