@@ -325,6 +325,7 @@ Table return_table() {
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.returns[i].function)); }},
       {"function_kind", [](const FactSet& f, size_t i) { return s(function_kind_of(f, f.returns[i].function)); }},
       {"reachable", [](const FactSet& f, size_t i) { return b(f.returns[i].reachable); }},
+      {"returns_empty", [](const FactSet& f, size_t i) { return b(f.returns[i].returns_empty); }},
       // The harness's entry (forward, custom_kernel, solve): what it returns is what the harness checks.
       // A C++ function's return counts wherever it is reachable (its callers are not followed).
       {"entry",

@@ -288,6 +288,9 @@ struct Return {
   bool written = false;              // the returned buffer was passed to a launch or written
   bool from_state = false;           // read from self.*, a module global, or a container in one
   bool reachable = false;
+  // The value is empty whenever this return runs: a tensor that the tests around it found empty
+  // (`if x.numel() == 0: return x.clone()`), a view or clone of it, or a *_like allocation of it.
+  bool returns_empty = false;
   Span span;
   // C++: the returned local's only hand-overs, whole, to functions (callee, argument position), when
   // nothing else writes it. cuda::link counts the buffer as written unless each callee is a function

@@ -280,7 +280,7 @@ ReturnFlow Extractor::function_summary(int fi, int depth) {
   for (const PendingReturn& p : returns_) {
     if (fn_of(p.scope) != fi || p.guard.dead()) continue;
     TSNode value = ts::named_child(p.node, 0);
-    if (ts_node_is_null(value)) continue;
+    if (ts_node_is_null(value) || returns_empty(p.node, p.scope)) continue;  // the empty-input early return
     std::unordered_set<std::string> visiting;
     const ReturnFlow path = flow(value, p.scope, depth + 1, visiting);
     if (stored_state(path, value, p.scope)) merged.stored = true;
@@ -319,6 +319,7 @@ void Extractor::finish_returns() {
     r.returns_param = f.param && facts_.functions[fi].kind != FunctionKind::TritonJit;
     r.from_state = stored_state(f, value, p.scope) && !fresh_copy_after_replay(p.node, value);
     r.reachable = facts_.functions[fi].reachable && !p.guard.dead();
+    r.returns_empty = returns_empty(p.node, p.scope);
     r.span = ts::span(p.node);
     facts_.returns.push_back(std::move(r));
   }

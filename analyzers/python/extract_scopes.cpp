@@ -101,6 +101,10 @@ void Extractor::bind_target(TSNode target, TSNode value, int scope, int class_in
       TSNode bound =
           paired ? ts::named_child(value, i) : (module_attr && ts::is(element, "identifier") ? value : TSNode{});
       bind_target(element, bound, scope, class_index);
+      if (ts_node_is_null(bound) && ts::is(element, "identifier")) {
+        const std::string name(ts::text(element, src_));
+        scopes_[scopes_[scope].globals_declared.count(name) ? 0 : scope].bindings[name].back().unpacked = value;
+      }
     }
   }
 }

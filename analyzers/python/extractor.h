@@ -152,6 +152,7 @@ struct Binding {
   TSNode expr{};  // null: bound to something we do not follow (for loops, unpacking, `x += v`)
   int scope = 0;
   TSNode augmented{};  // the `x += v` statement of a null binding made by one
+  TSNode unpacked{};   // the right side a null binding was unpacked from (`B, N = x.shape`)
 };
 
 struct Scope {
@@ -202,6 +203,12 @@ struct Found {
   int index = -1;
   std::string path;
   const std::vector<Binding>* bindings = nullptr;
+};
+
+// A tensor that the tests around a return found empty (extract_empty.cpp).
+struct EmptyTensor {
+  std::string name;
+  uint32_t since = 0;  // where its size was read: the name must not be rebound from here to its use
 };
 
 struct PendingReturn {
@@ -358,6 +365,13 @@ class Extractor {
   bool value_statistic_test(TSNode cond, int scope);
   bool impossible_shape(TSNode cond);
   Guard branch_guard(const Guard& outer, TSNode cond, bool when_true, int scope);
+  // Empty-input early returns (extract_empty.cpp).
+  bool returns_empty(TSNode ret, int scope);
+  std::vector<EmptyTensor> empty_on_path(TSNode node, int scope);
+  std::vector<EmptyTensor> emptiness(TSNode cond, bool when_true, int scope);
+  std::optional<EmptyTensor> size_of(TSNode n, int scope, int depth);
+  bool empty_value(TSNode value, const std::vector<EmptyTensor>& empty, uint32_t at, int scope, int depth);
+  bool unchanged_between(const std::string& name, uint32_t from, uint32_t to, int scope) const;
   void walk_block(TSNode block, int scope, const Guard& guard);
   int function_index_of(TSNode def) const;
   void enter_function(TSNode def, int outer_scope, const Guard& outer);

@@ -18,6 +18,24 @@ def _as_contiguous(t):
     return t if t.is_contiguous() else t.contiguous()
 
 
+def _relu(t):
+    if t.numel() == 0:
+        # ok: returns-input
+        return t
+    out = torch.empty_like(t)
+    relu_kernel[(triton.cdiv(t.numel(), 1024),)](t, out, t.numel(), BLOCK=1024)
+    # ok: returns-input
+    return out
+
+
+def _pick(probe, t):
+    if probe.numel() == 0:
+        # ok: returns-input
+        return t
+    # ok: returns-input
+    return _relu(t)
+
+
 class ModelNew(nn.Module):
     def forward(self, x):
         if x.dim() == 1:
@@ -38,6 +56,39 @@ class ModelNew(nn.Module):
             # Rebound to a view of itself: still the input.
             # ruleid: returns-input
             return x
+        # An empty input gives back an empty tensor: no harness input is empty, and an empty result
+        # cannot pass a check of a non-empty output.
+        if x.numel() == 0:
+            # ok: returns-input
+            return x.clone()
+        rows, cols = x.shape
+        if rows < 1 or 0 in x.shape:
+            # ok: returns-input
+            return x
+        if cols > 0:
+            pass
+        else:
+            # ok: returns-input
+            return x.view(-1)
+        if x.shape[0] == 5:
+            # A helper's own empty-input return does not make it hand back its input.
+            # ok: returns-input
+            return _relu(x)
+        if x.shape[0] == 6:
+            # The probe is empty on purpose: the helper returns what it was given, the input.
+            # ruleid: returns-input
+            return _pick(x[:0], x)
+        empty = x[:0]
+        if empty.numel() == 0:
+            # The test found another tensor empty; this returns the input.
+            # ruleid: returns-input
+            return x
+        n0 = empty.numel()
+        empty = x
+        if n0 == 0:
+            # Rebound after its size was read: no longer the empty tensor.
+            # ruleid: returns-input
+            return empty
         out = torch.empty_like(x)
         n = x.numel()
         relu_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)
