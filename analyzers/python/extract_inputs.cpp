@@ -88,14 +88,20 @@ bool branch_test(TSNode node) {
 }  // namespace
 
 // Whether a mention of an input only decides a branch: it reaches the test of an if, while, assert or
-// conditional expression through comparisons, boolean and arithmetic operators, side-effect-free tensor
-// methods and top-level torch functions without `out=` (`if x.abs().sum() < 0: raise`, `assert
-// torch.isfinite(x).all()`). What the branch then computes is judged by the other mentions: a value that
-// only picks a branch is not data the output is computed from.
-bool Extractor::steers_branch_only(TSNode id, int scope) {
+// conditional expression through a pure chain (pure_chain_top), as in `if x.abs().sum() < 0: raise`,
+// `assert torch.isfinite(x).all()` or `if not _finite(x):`. What the branch then computes is judged by
+// the other mentions: a value that only picks a branch is not data the output is computed from.
+bool Extractor::steers_branch_only(TSNode id, int scope) { return branch_test(pure_chain_top(id, scope, 0)); }
+
+// The outermost expression that a mention computes a value from without storing or handing it anywhere:
+// up through comparisons, boolean, arithmetic and unary operators, parentheses, side-effect-free tensor
+// methods, top-level torch functions without `out=`, bool/int/float/abs, and calls of this file's
+// functions whose result is a pure function of the parameter it lands in (pure_over_param). It stops
+// at a branch test.
+TSNode Extractor::pure_chain_top(TSNode id, int scope, int depth) {
   TSNode node = id;
   for (;;) {
-    if (branch_test(node)) return true;
+    if (branch_test(node)) return node;
     const TSNode parent = ts::parent(node);
     if (ts::is(parent, "comparison_operator") || ts::is(parent, "boolean_operator") || ts::is(parent, "not_operator") ||
         ts::is(parent, "parenthesized_expression") || ts::is(parent, "binary_operator") ||
@@ -105,23 +111,88 @@ bool Extractor::steers_branch_only(TSNode id, int scope) {
     }
     if (ts::is(parent, "attribute") && ts_node_eq(ts::field(parent, "object"), node)) {
       const TSNode call = ts::parent(parent);
-      if (!ts::is(call, "call") || !ts_node_eq(ts::field(call, "function"), parent)) return false;
+      if (!ts::is(call, "call") || !ts_node_eq(ts::field(call, "function"), parent)) return node;
       const std::string_view method = ts::text(ts::field(parent, "attribute"), src_);
-      if (!pure_tensor_method(method) && !tensor_metadata_method(method)) return false;
+      if (!pure_tensor_method(method) && !tensor_metadata_method(method)) return node;
       node = call;
     } else if (ts::is(parent, "argument_list") && ts::is(ts::parent(parent), "call")) {
       const TSNode call = ts::parent(parent);
-      const Value callee = eval(ts::field(call, "function"), scope);
-      if (callee.k != Value::K::Path || !callee.path.starts_with("torch.") ||
-          callee.path.find('.', 6) != std::string::npos || !pure_tensor_method(callee.path.substr(6)))
-        return false;
       for (TSNode a : ts::named_children(parent))
-        if (ts::is(a, "keyword_argument") && ts::text(ts::field(a, "name"), src_) == "out") return false;
+        if (ts::is(a, "keyword_argument") && ts::text(ts::field(a, "name"), src_) == "out") return node;
+      const Value callee = eval(ts::field(call, "function"), scope);
+      const bool torch_pure = callee.k == Value::K::Path && callee.path.starts_with("torch.") &&
+                              callee.path.find('.', 6) == std::string::npos &&
+                              pure_tensor_method(callee.path.substr(6));
+      const bool builtin =
+          callee.k == Value::K::Path && (callee.path == "builtins.bool" || callee.path == "builtins.int" ||
+                                         callee.path == "builtins.float" || callee.path == "builtins.abs");
+      const auto landing = torch_pure || builtin ? std::nullopt : landing_param(call, node, scope);
+      if (!torch_pure && !builtin &&
+          (!landing || depth >= 3 || !pure_over_param(landing->first, landing->second, depth + 1)))
+        return node;
       node = call;
     } else {
-      return false;
+      return node;
     }
   }
+}
+
+// Whether function `fi` returns a pure function of its parameter `param` and does nothing else with
+// it: every mention either reaches the value of one of fi's own returns through a pure chain, only
+// decides a branch, or reads metadata (x.shape, x.dtype).
+bool Extractor::pure_over_param(int fi, const std::string& param, int depth) {
+  const TSNode def = function_nodes_[fi];
+  const TSNode body = ts::field(def, "body");
+  const int scope = function_scope_[fi];
+  if (ts_node_is_null(body) || !scopes_[scope].params.count(param) || scopes_[scope].bindings.count(param))
+    return false;
+  bool pure = true;
+  ts::preorder(body, [&](TSNode node) {
+    if (!pure) return false;
+    if (ts::is(node, "call") && reads_locals_by_name(ts::text(ts::field(node, "function"), src_))) pure = false;
+    if (!ts::is(node, "identifier") || ts::text(node, src_) != param || !names_variable(node)) return pure;
+    const TSNode attr = ts::parent(node);
+    if (ts::is(attr, "attribute") && ts_node_eq(ts::field(attr, "object"), node)) {
+      const std::string_view name = ts::text(ts::field(attr, "attribute"), src_);
+      const bool called = ts::is(ts::parent(attr), "call") && ts_node_eq(ts::field(ts::parent(attr), "function"), attr);
+      if (called ? tensor_metadata_method(name) : tensor_metadata_attribute(name)) return true;
+    }
+    const TSNode top = pure_chain_top(node, scope, depth);
+    if (branch_test(top)) return true;
+    const TSNode ret = ts::parent(top);
+    if (!ts::is(ret, "return_statement")) {
+      pure = false;
+      return false;
+    }
+    TSNode owner = ts::parent(ret);
+    while (!ts_node_is_null(owner) && !ts::is(owner, "function_definition")) owner = ts::parent(owner);
+    pure = ts_node_eq(owner, def);  // a return of a nested function hands the value elsewhere
+    return pure;
+  });
+  return pure;
+}
+
+// The function of this file and its parameter that argument `arg` of `call` lands in, where the call
+// names a Python function of this file itself (not through an alias, Fn.apply or a wrapper).
+std::optional<std::pair<int, std::string>> Extractor::landing_param(TSNode call, TSNode arg, int scope) {
+  const TSNode fn = ts::field(call, "function");
+  const Value callee = eval(fn, scope);
+  if (callee.k != Value::K::Function) return std::nullopt;
+  const Function& target = facts_.functions[callee.index];
+  if (target.kind != FunctionKind::Python || target.name != callee_name(fn, src_)) return std::nullopt;
+  const bool keyword = ts::is(arg, "keyword_argument");
+  const int position = keyword ? 0 : positional_index(ts::field(call, "arguments"), arg);
+  if (position < 0) return std::nullopt;
+  const int target_scope = function_scope_[callee.index];
+  // A method called through an attribute (self.helper(x)) gets its instance as the first parameter.
+  const bool bound = ts::is(fn, "attribute") && !scopes_[target_scope].self_name.empty();
+  const size_t index = static_cast<size_t>(position) + (bound ? 1 : 0);
+  const std::string keyword_name(keyword ? ts::text(ts::field(arg, "name"), src_) : "");
+  if (keyword ? !scopes_[target_scope].params.count(keyword_name) : index >= target.params.size()) return std::nullopt;
+  const std::string& param = keyword ? keyword_name : target.params[index];
+  const TSNode param_node = scopes_[target_scope].param_nodes.at(param);
+  if (ts::is(param_node, "list_splat_pattern") || ts::is(param_node, "dictionary_splat_pattern")) return std::nullopt;
+  return std::make_pair(callee.index, param);
 }
 
 // Whether function `fi` reads the data of the value that `name` holds in it. A use that is not
@@ -220,22 +291,11 @@ bool Extractor::argument_read(TSNode call, TSNode arg, int element, int scope, i
     extension_args_.push_back({ts::span(call), position});
     return false;
   }
-  if (callee.k != Value::K::Function) return true;
-  const Function& target = facts_.functions[callee.index];
-  // Followed only where the call names the function itself: what `Fn.apply(x)` (an autograd Function's
-  // forward(ctx, x)), an alias or a wrapper passes lands in parameters the gate cannot line up.
-  if (target.kind != FunctionKind::Python || target.name != callee_name(fn, src_)) return true;
-  const int target_scope = function_scope_[callee.index];
-  // A method called through an attribute (self.helper(x)) gets its instance as the first parameter.
-  const bool bound = ts::is(fn, "attribute") && !scopes_[target_scope].self_name.empty();
-  const size_t index = static_cast<size_t>(position) + (bound ? 1 : 0);
-  const std::string keyword_name(keyword ? ts::text(ts::field(arg, "name"), src_) : "");
-  if (keyword ? !scopes_[target_scope].params.count(keyword_name) : index >= target.params.size()) return true;
-  const std::string& param = keyword ? keyword_name : target.params[index];
-  const TSNode param_node = scopes_[target_scope].param_nodes.at(param);
-  if (ts::is(param_node, "list_splat_pattern") || ts::is(param_node, "dictionary_splat_pattern")) return true;
-  if (element < 0) return name_read(callee.index, param, depth + 1, seen);
-  return element_read(callee.index, param, static_cast<size_t>(element), depth + 1, seen);
+  const auto landing = landing_param(call, arg, scope);
+  if (!landing) return true;
+  const auto& [index, param] = *landing;
+  if (element < 0) return name_read(index, param, depth + 1, seen);
+  return element_read(index, param, static_cast<size_t>(element), depth + 1, seen);
 }
 
 // Whether function `fi` reads element `element` of the list its parameter `list` holds: every use of

@@ -269,6 +269,9 @@ class Extractor {
   bool name_read(int fi, const std::string& name, int depth, ReadVisits& seen);
   bool data_use(TSNode id, int fi, int scope, int depth, ReadVisits& seen);
   bool steers_branch_only(TSNode id, int scope);
+  TSNode pure_chain_top(TSNode id, int scope, int depth);
+  bool pure_over_param(int fi, const std::string& param, int depth);
+  std::optional<std::pair<int, std::string>> landing_param(TSNode call, TSNode arg, int scope);
   bool argument_read(TSNode call, TSNode arg, int element, int scope, int depth, ReadVisits& seen);
   bool element_read(int fi, const std::string& list, size_t element, int depth, ReadVisits& seen);
   struct AttributeHooks {

@@ -27,6 +27,23 @@ def only_checks(t):
     return t.shape[0]
 
 
+def _finite(t):
+    # A pure function of t: a call of it in a test only picks a branch.
+    return bool(torch.isfinite(t).all()) and t.dim() == 2
+
+
+def _doubled(t):
+    return t * 2.0
+
+
+_kept = []
+
+
+def _keep_and_check(t):
+    _kept.append(t)
+    return bool(t.all())
+
+
 def call(args):
     arg0_1, arg1_1, arg2_1 = args
     args.clear()
@@ -84,6 +101,14 @@ class ModelNew(nn.Module):
         steers_and_read,
         # ok: input-never-read
         written_out_in_test,
+        # ruleid: input-never-read
+        checked_by_helper,
+        # ruleid: input-never-read
+        checked_through_bool,
+        # ok: input-never-read
+        read_through_pure_helper,
+        # ok: input-never-read
+        kept_by_check,
         scale: float,
         mask=None,
         *rest,
@@ -105,6 +130,11 @@ class ModelNew(nn.Module):
         while steers_and_read.numel() > 0 and steers_and_read.sum() != 0:
             total = launch_add(total, steers_and_read)
             break
+        if not _finite(checked_by_helper) or not bool(torch.isfinite(checked_through_bool).all()):
+            raise ValueError("inputs must be finite")
+        total = launch_add(total, _doubled(read_through_pure_helper))
+        if not _keep_and_check(kept_by_check):
+            raise ValueError("never taken")
         if torch.add(written_out_in_test, 0.0, out=total) is None:
             return total
         alias = unpacked_then_dropped
