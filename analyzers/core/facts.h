@@ -291,6 +291,11 @@ struct Return {
   // The value is empty whenever this return runs: a tensor that the tests around it found empty
   // (`if x.numel() == 0: return x.clone()`), a view or clone of it, or a *_like allocation of it.
   bool returns_empty = false;
+  // A tuple or list written out in the return (`return a, b`, `return [x, n]`): its element count, and
+  // how many of the elements are number constants (`n`, `0.5`, a module's `dim = 300`); -1 and 0 for
+  // any other value.
+  int elements = -1;
+  int number_elements = 0;
   Span span;
   // C++: the returned local's only hand-overs, whole, to functions (callee, argument position), when
   // nothing else writes it. cuda::link counts the buffer as written unless each callee is a function

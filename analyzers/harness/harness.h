@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyzers/core/status.h"
@@ -105,6 +106,9 @@ struct HarnessChoice {
   const HarnessSet* set = nullptr;
   std::string forced;
   std::vector<std::string> extra_entry_functions;
+  // --task: the entry function parameters [first, first + count) the harness binds to output buffers
+  // (an output-argument entry), whatever their names.
+  std::optional<std::pair<size_t, size_t>> output_positions;
   const HarnessProfile* select(const ModuleOutline& outline) const;
   const HarnessProfile* naming_reference(std::string_view file_name) const;
 };

@@ -54,11 +54,33 @@ ReferenceSummary ReferenceSummaries::of(const std::filesystem::path& reference, 
     FactSet facts;
     python::extract_facts(*source, limits, facts, diagnostics);
     summary.contract = contract_of_reference(facts, reference.filename().string());
+    read_entry_layout(facts, summary);
     for (const Call& call : facts.calls)
       if (auto k = reference_call_key(facts, *source, call)) summary.calls.insert(std::move(*k));
   }
   std::lock_guard<std::mutex> lock(mutex_);
   return memo_.emplace(key, std::move(summary)).first->second;
+}
+
+void read_entry_layout(const FactSet& reference, ReferenceSummary& summary) {
+  std::optional<size_t> inputs, outputs;
+  bool inputs_known = true, outputs_known = true;
+  for (const Return& r : reference.returns) {
+    const std::string fn = reference.function_name(r.function);
+    if (fn == "get_inputs") {
+      // One return, a list or tuple written out: its elements that are not number constants.
+      const bool literal = r.elements >= 0 && !inputs;
+      if (literal) inputs = static_cast<size_t>(r.elements - r.number_elements);
+      inputs_known = inputs_known && literal;
+    } else if (fn == "Model.forward" && r.reachable) {
+      // Every return alike: a tuple written out, or one value (one tensor).
+      const size_t n = r.elements >= 0 ? static_cast<size_t>(r.elements) : 1;
+      outputs_known = outputs_known && (!outputs || *outputs == n);
+      outputs = n;
+    }
+  }
+  if (inputs_known && inputs) summary.tensor_inputs = inputs;
+  if (outputs_known && outputs) summary.outputs = outputs;
 }
 
 std::optional<ReferenceSummary> reference_beside(const std::string& path, const FactSet& facts,

@@ -34,9 +34,17 @@ DtypeContract contract_of_reference(const FactSet& reference, const std::string&
 // (Call::mirrors_reference: a constructor that seeds as the reference's does to build equal weights).
 struct ReferenceSummary {
   DtypeContract contract;
+  // How the harness calls an output-argument entry for this reference (docs/runtime.md, Harness
+  // entries): get_inputs()'s tensors, then one output per tensor Model.forward returns. Read from the
+  // tuples and lists written in their returns; nullopt where they are not written out alike.
+  std::optional<size_t> tensor_inputs;
+  std::optional<size_t> outputs;
   // (name of the enclosing function, resolved callee, the call's text without whitespace)
   std::set<std::tuple<std::string, std::string, std::string>> calls;
 };
+
+// The positional layout of ReferenceSummary (tensor_inputs, outputs) read from a reference's facts.
+void read_entry_layout(const FactSet& reference, ReferenceSummary& summary);
 
 // A Python call's key in ReferenceSummary::calls; nullopt for calls outside the host file's functions.
 std::optional<std::tuple<std::string, std::string, std::string>> reference_call_key(const FactSet& facts,

@@ -52,6 +52,12 @@ Result<GateContext> GateContext::make(const GateOptions& options, const RuleSet&
     if (!loaded) return Error{"--task: " + loaded.error()};
     task = std::move(*loaded);
   }
+  if (task) {
+    // Where the harness binds an output-argument entry's outputs: after get_inputs()'s tensors.
+    const ReferenceSummary reference = context.reference_summaries_->of(task->reference, options.limits);
+    if (reference.tensor_inputs && reference.outputs)
+      context.task_outputs_ = std::make_pair(*reference.tensor_inputs, *reference.outputs);
+  }
   if (!options.policy.empty())
     context.forced_policy_ = options.policy;
   else if (task)
@@ -133,6 +139,7 @@ Result<const AnalysisContext*> GateContext::context_for(const std::string& path)
   const std::string harness = harness_name(**config);
   if (harness != "auto") context.harness.forced = harness;
   context.harness.extra_entry_functions = (*config)->entry_functions;
+  context.harness.output_positions = task_outputs_;
   context.contract = forced_contract_;
   context.reference_summaries = reference_summaries_;
   contexts_.emplace(key, &context);

@@ -301,6 +301,15 @@ bool Extractor::stored_state(const ReturnFlow& f, TSNode value, int scope) {
   return returned.k != Value::K::Kernel && returned.k != Value::K::Extension && returned.k != Value::K::ExtFunction;
 }
 
+// An int or float constant: a literal, a sign on one, or a name bound once to one.
+bool Extractor::number_constant(TSNode e) const {
+  if (folder_.fold_int(e)) return true;
+  if (ts::is(e, "identifier"))
+    if (auto bound = lookup_constant(e)) e = *bound;
+  if (ts::is(e, "unary_operator")) e = ts::field(e, "argument");
+  return ts::is(e, "float") || ts::is(e, "integer");
+}
+
 void Extractor::finish_returns() {
   // Summaries taken during the walk saw half the module (globals and written names still filling).
   summaries_.clear();
@@ -320,6 +329,17 @@ void Extractor::finish_returns() {
     r.from_state = stored_state(f, value, p.scope) && !fresh_copy_after_replay(p.node, value);
     r.reachable = facts_.functions[fi].reachable && !p.guard.dead();
     r.returns_empty = returns_empty(p.node, p.scope);
+    if (ts::is(value, "tuple") || ts::is(value, "expression_list") || ts::is(value, "list")) {
+      const std::vector<TSNode> items = ts::named_children(value);
+      const bool splat = std::any_of(items.begin(), items.end(), [](TSNode e) { return ts::is(e, "list_splat"); });
+      if (!splat) {
+        r.elements = static_cast<int>(items.size());
+        const int saved = current_scope_;
+        current_scope_ = p.scope;  // the constant folder reads names in this scope
+        for (TSNode e : items) r.number_elements += number_constant(e) ? 1 : 0;
+        current_scope_ = saved;
+      }
+    }
     r.span = ts::span(p.node);
     facts_.returns.push_back(std::move(r));
   }

@@ -484,8 +484,11 @@ void Extractor::find_entries() {
     for (const auto& name : functions) {
       const int fi = module_function_named(name);
       if (fi < 0) continue;
-      for (const auto& param : facts_.functions[fi].params)
-        if (profile_->output_parameter(param)) output_params_.emplace_back(fi, param);
+      const auto& params = facts_.functions[fi].params;
+      const auto& at = harness_.output_positions;
+      for (size_t i = 0; i < params.size(); ++i)
+        if (profile_->output_parameter(params[i]) || (at && i >= at->first && i < at->first + at->second))
+          output_params_.emplace_back(fi, params[i]);
     }
   // What the profile enters through, for messages: "ModelNew.forward", "custom_kernel".
   std::string entry;

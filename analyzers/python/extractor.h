@@ -445,6 +445,7 @@ class Extractor {
   ReturnFlow flow(TSNode expr, int scope, int depth, std::unordered_set<std::string>& visiting);
   ReturnFlow function_summary(int fi, int depth);
   void finish_returns();
+  bool number_constant(TSNode e) const;
   void finish_handlers();
   void finish_globals();
   bool only_launch_uses(int scope, const std::string& name) const;

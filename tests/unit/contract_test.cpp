@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzers/core/config.h"
@@ -253,6 +254,34 @@ TEST(ContractOfReference, LowestFloatingDtypeOutsideMain) {
   EXPECT_EQ(contract_of_reference(facts, "reference.py").dtype, "fp16");
   facts.casts.push_back(Cast{"tf32", "flag", -1, 0, false, false, {}});
   EXPECT_EQ(contract_of_reference(facts, "reference.py").dtype, "fp16");
+}
+
+// The positional layout an output-argument entry gets from a task's reference: get_inputs()'s tensors
+// (number constants left out), then one output per tensor Model.forward returns.
+TEST(ReferenceEntryLayout, ReadFromTheReturnsWrittenOut) {
+  ScratchDir dir;
+  const auto layout = [&](const std::string& name, const std::string& text) {
+    ReferenceSummaries summaries;
+    const ReferenceSummary s = summaries.of(dir.write(name, text), ingest::Limits{});
+    return std::make_pair(s.tensor_inputs ? static_cast<int>(*s.tensor_inputs) : -1,
+                          s.outputs ? static_cast<int>(*s.outputs) : -1);
+  };
+  const std::string model =
+      "import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n    def forward(self, x, y, k):\n";
+  EXPECT_EQ(
+      layout("two_outputs.py",
+             model + "        return (x * y).sum(-1), x.amax(-1)\n\n"
+                     "dim = 300\nscale = 0.5\n\n"
+                     "def get_inputs():\n    return [torch.randn(8, dim), torch.randn(8, dim), dim, scale, -1]\n"),
+      std::make_pair(2, 2));
+  EXPECT_EQ(
+      layout("one_output.py", model + "        if k > 0:\n            return x + y\n        return x - y\n\n"
+                                      "def get_inputs():\n    a = torch.randn(4)\n    return a, torch.randn(4), 3\n"),
+      std::make_pair(2, 1));
+  // Returns of different lengths, and inputs that are not written out: unknown.
+  EXPECT_EQ(layout("unknown.py", model + "        if k > 0:\n            return x, y\n        return x\n\n"
+                                         "def get_inputs():\n    inputs = [torch.randn(4)]\n    return inputs\n"),
+            std::make_pair(-1, -1));
 }
 
 }  // namespace

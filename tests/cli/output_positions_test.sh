@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Output-argument entries whose outputs are known by position only (docs/harness-profiles.md): with
+# --task, the parameters after get_inputs()'s tensors, one per tensor the reference returns, are the
+# outputs whatever their names. `solve(x, mean, amax, batch, dim)` writing mean and amax is then no
+# input mutation; leaving amax unwritten is output-unwritten; writing x stays input-mutation.
+# Usage: output_positions_test.sh KGATE SOURCE_DIR
+set -u
+kgate="$1"
+src="$2"
+fixtures="$src/tests/cli/fixtures/output-positions"
+task="$src/corpus/runtime/tasks/row_stats.py"  # Model.forward returns (mean, amax) of x
+fail=0
+
+# check NAME WANT_EXIT WANT_RULES ARGS...: the exit code and the sorted error rules of the one file.
+check() {
+  local name="$1" want_exit="$2" want_rules="$3"
+  shift 3
+  local out rc got
+  out="$("$kgate" check --format json "$@" 2>&1)"
+  rc=$?
+  got="$(printf '%s' "$out" | python3 -c '
+import json, sys
+f = json.load(sys.stdin)["files"][0]
+print(f["harness"] + ": " + (",".join(sorted({d["rule"] for d in f["findings"] if d["severity"] == "error"})) or "none"))' 2>&1)"
+  if [ "$rc" -ne "$want_exit" ] || [ "$got" != "$want_rules" ]; then
+    echo "FAIL $name: exit $rc (expected $want_exit), got '$got', expected '$want_rules'"
+    printf '%s' "$out" | head -c 800; echo; fail=1; return
+  fi
+  echo "ok $name: $got"
+}
+
+# Without a task the names decide: mean and amax are inputs, and copying into them mutates them.
+check names_only 1 "output-argument: input-mutation" "$fixtures/row_stats_copy_out.py"
+check task_outputs_by_position 0 "output-argument: none" --task "$task" "$fixtures/row_stats_copy_out.py"
+check task_second_output_unwritten 1 "output-argument: output-unwritten" --task "$task" \
+  "$fixtures/row_stats_second_unwritten.py"
+check task_input_still_mutated 1 "output-argument: input-mutation" --task "$task" "$fixtures/row_stats_writes_input.py"
+exit $fail
