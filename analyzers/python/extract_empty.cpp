@@ -21,9 +21,9 @@ namespace {
 // Not as_strided: on a slice it reaches the whole storage again.
 const std::unordered_set<std::string>& count_keeping_methods() {
   static const std::unordered_set<std::string> m = {
-      "view",    "view_as", "reshape",   "reshape_as", "contiguous", "clone",   "detach", "to",        "float",
-      "double",  "half",    "bfloat16",  "type",       "type_as",    "flatten", "squeeze", "unsqueeze", "permute",
-      "transpose", "t",     "cuda",      "cpu",        "unflatten",  "movedim", "zero_",  "fill_",     "neg"};
+      "view",      "view_as", "reshape",  "reshape_as", "contiguous", "clone",   "detach",  "to",        "float",
+      "double",    "half",    "bfloat16", "type",       "type_as",    "flatten", "squeeze", "unsqueeze", "permute",
+      "transpose", "t",       "cuda",     "cpu",        "unflatten",  "movedim", "zero_",   "fill_",     "neg"};
   return m;
 }
 
@@ -32,8 +32,7 @@ bool like_allocation(const std::string& path) {
          path == "torch.full_like";
 }
 
-std::vector<EmptyTensor> intersect(const std::vector<EmptyTensor>& a,
-                                              const std::vector<EmptyTensor>& b) {
+std::vector<EmptyTensor> intersect(const std::vector<EmptyTensor>& a, const std::vector<EmptyTensor>& b) {
   std::vector<EmptyTensor> out;
   for (const auto& e : a)
     for (const auto& o : b)
@@ -103,10 +102,12 @@ std::vector<EmptyTensor> Extractor::emptiness(TSNode cond, bool when_true, int s
     TSNode l = ts::named_child(cond, 0), r = ts::named_child(cond, 1);
     std::string op;
     for (uint32_t i = 0; i < ts::count(cond); ++i)
-      if (TSNode c = ts::child(cond, i); !ts_node_is_named(c)) op += op.empty() ? std::string(ts::text(c, src_)) : " " + std::string(ts::text(c, src_));
+      if (TSNode c = ts::child(cond, i); !ts_node_is_named(c))
+        op += op.empty() ? std::string(ts::text(c, src_)) : " " + std::string(ts::text(c, src_));
     if (op == "in" || op == "not in") {  // 0 in x.shape
       TSNode dims = r;
-      if (ts::is(dims, "call") && ts::named_count(ts::field(dims, "arguments")) == 0) dims = ts::field(dims, "function");
+      if (ts::is(dims, "call") && ts::named_count(ts::field(dims, "arguments")) == 0)
+        dims = ts::field(dims, "function");
       const bool shape = ts::is(dims, "attribute") && ts::is(ts::field(dims, "object"), "identifier") &&
                          (ts::text(ts::field(dims, "attribute"), src_) == "shape" ||
                           (ts::text(ts::field(dims, "attribute"), src_) == "size" && !ts_node_eq(dims, r)));
@@ -118,10 +119,14 @@ std::vector<EmptyTensor> Extractor::emptiness(TSNode cond, bool when_true, int s
     if (!size || !k) {  // 0 == n: the constant on the left, the operator mirrored
       size = size_of(r, scope, 0);
       k = folder_.fold_int(l);
-      if (op == "<") op = ">";
-      else if (op == ">") op = "<";
-      else if (op == "<=") op = ">=";
-      else if (op == ">=") op = "<=";
+      if (op == "<")
+        op = ">";
+      else if (op == ">")
+        op = "<";
+      else if (op == "<=")
+        op = ">=";
+      else if (op == ">=")
+        op = "<=";
     }
     if (!size || !k) return {};
     // A size is never negative: size op k holds only for zero (empty) or only for non-zero.
@@ -163,7 +168,8 @@ std::optional<EmptyTensor> Extractor::size_of(TSNode n, int scope, int depth) {
       return tensor(ts::named_child(args, 0));
     if (!ts::is(fn, "attribute")) return std::nullopt;
     const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
-    if ((method == "numel" || method == "nelement") && ts::named_count(args) == 0) return tensor(ts::field(fn, "object"));
+    if ((method == "numel" || method == "nelement") && ts::named_count(args) == 0)
+      return tensor(ts::field(fn, "object"));
     if (method == "size" && ts::named_count(args) == 1) return tensor(ts::field(fn, "object"));
     return std::nullopt;
   }
@@ -182,15 +188,17 @@ std::optional<EmptyTensor> Extractor::size_of(TSNode n, int scope, int depth) {
 // tensor's name bound to the same object where its size was read and where it is used here.
 bool Extractor::empty_value(TSNode value, const std::vector<EmptyTensor>& empty, uint32_t at, int scope, int depth) {
   if (ts_node_is_null(value) || depth > 4) return false;
-  if (ts::is(value, "parenthesized_expression")) return empty_value(ts::named_child(value, 0), empty, at, scope, depth + 1);
+  if (ts::is(value, "parenthesized_expression"))
+    return empty_value(ts::named_child(value, 0), empty, at, scope, depth + 1);
   if (ts::is(value, "identifier")) {
     const std::string name(ts::text(value, src_));
     const uint32_t here = ts_node_start_byte(value);
     for (const EmptyTensor& e : empty)
-      if (e.name == name && unchanged_between(name, std::min(e.since, here), std::max(e.since, here), scope)) return true;
+      if (e.name == name && unchanged_between(name, std::min(e.since, here), std::max(e.since, here), scope))
+        return true;
     Found f = find_name(name, scope);
-    if (f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->front().expr) &&
-        ts_node_end_byte(f.bindings->front().expr) <= at)
+    if (f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 &&
+        !ts_node_is_null(f.bindings->front().expr) && ts_node_end_byte(f.bindings->front().expr) <= at)
       return empty_value(f.bindings->front().expr, empty, at, f.bindings->front().scope, depth + 1);
     return false;
   }

@@ -115,9 +115,14 @@ TSNode Extractor::pure_chain_top(TSNode id, int scope, int depth) {
       const std::string_view method = ts::text(ts::field(parent, "attribute"), src_);
       if (!pure_tensor_method(method) && !tensor_metadata_method(method)) return node;
       node = call;
-    } else if (ts::is(parent, "argument_list") && ts::is(ts::parent(parent), "call")) {
-      const TSNode call = ts::parent(parent);
-      for (TSNode a : ts::named_children(parent))
+    } else if (const bool keyword = ts::is(parent, "keyword_argument") && ts_node_eq(ts::field(parent, "value"), node);
+               (ts::is(parent, "argument_list") || keyword) &&
+               ts::is(ts::parent(keyword ? ts::parent(parent) : parent), "call")) {
+      // f(x) or f(t=x): the argument is the mention, or its keyword argument.
+      const TSNode arg = keyword ? parent : node;
+      const TSNode args = keyword ? ts::parent(parent) : parent;
+      const TSNode call = ts::parent(args);
+      for (TSNode a : ts::named_children(args))
         if (ts::is(a, "keyword_argument") && ts::text(ts::field(a, "name"), src_) == "out") return node;
       const Value callee = eval(ts::field(call, "function"), scope);
       const bool torch_pure = callee.k == Value::K::Path && callee.path.starts_with("torch.") &&
@@ -126,7 +131,7 @@ TSNode Extractor::pure_chain_top(TSNode id, int scope, int depth) {
       const bool builtin =
           callee.k == Value::K::Path && (callee.path == "builtins.bool" || callee.path == "builtins.int" ||
                                          callee.path == "builtins.float" || callee.path == "builtins.abs");
-      const auto landing = torch_pure || builtin ? std::nullopt : landing_param(call, node, scope);
+      const auto landing = torch_pure || builtin ? std::nullopt : landing_param(call, arg, scope);
       if (!torch_pure && !builtin &&
           (!landing || depth >= 3 || !pure_over_param(landing->first, landing->second, depth + 1)))
         return node;

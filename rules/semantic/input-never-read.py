@@ -105,6 +105,8 @@ class ModelNew(nn.Module):
         checked_by_helper,
         # ruleid: input-never-read
         checked_through_bool,
+        # ruleid: input-never-read
+        checked_by_keyword,
         # ok: input-never-read
         read_through_pure_helper,
         # ok: input-never-read
@@ -131,6 +133,8 @@ class ModelNew(nn.Module):
             total = launch_add(total, steers_and_read)
             break
         if not _finite(checked_by_helper) or not bool(torch.isfinite(checked_through_bool).all()):
+            raise ValueError("inputs must be finite")
+        if not _finite(t=checked_by_keyword):
             raise ValueError("inputs must be finite")
         total = launch_add(total, _doubled(read_through_pure_helper))
         if not _keep_and_check(kept_by_check):
