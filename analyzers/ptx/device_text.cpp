@@ -218,7 +218,8 @@ class Blanker {
     ++out_.blanked_functions;
   }
 
-  void declaration(TSNode n) {
+  // `outer`: the node blanked with it (an `extern "C"` linkage around the declaration), or n itself.
+  void declaration(TSNode n, TSNode outer) {
     const std::string_view t = text(n);
     for (const char* space : {"__device__", "__constant__", "__shared__", "__managed__", "__global__"})
       if (t.find(space) != std::string_view::npos) return;
@@ -230,7 +231,7 @@ class Blanker {
     static const std::regex constant_words(R"(\b(const|constexpr)\b)");
     const bool constant = std::regex_search(t.begin(), t.end(), constant_words);
     if (prototype || mentions_host(n) || (variable && !constant)) {
-      blank_host(n, n);
+      blank_host(outer, n);
     } else {
       for (TSNode c : ts::named_children(n))
         if (ts::is(c, "struct_specifier") || ts::is(c, "class_specifier")) host_members(c);
@@ -247,17 +248,23 @@ class Blanker {
       if (ts::is(inner, "function_definition"))
         function(inner, c);
       else if (ts::is(inner, "declaration"))
-        declaration(c);
+        declaration(c, c);
       else if (mentions_host(c))
         blank(c);
     } else if (t == "declaration") {
-      declaration(c);
+      declaration(c, c);
     } else if (t == "namespace_definition") {
       scope(ts::field(c, "body"), depth + 1);
     } else if (t == "linkage_specification") {
       TSNode body = ts::field(c, "body");
+      // `extern "C" void solve(...) {...}` (LeetGPU's entry): a host function blanked with its linkage, so
+      // that no bare `extern "C"` is left for NVRTC.
       if (ts::is(body, "declaration_list"))
         scope(body, depth + 1);
+      else if (ts::is(body, "function_definition"))
+        function(body, c);
+      else if (ts::is(body, "declaration"))
+        declaration(body, c);
       else if (!ts_node_is_null(body))
         item(body, depth + 1);
     } else if (t == "preproc_include") {

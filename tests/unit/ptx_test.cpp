@@ -72,6 +72,24 @@ void launch(float* y, int n) {
   EXPECT_FALSE(has(device.text, "void launch"));
 }
 
+// LeetGPU's entry: `extern "C"` host functions and prototypes go with their linkage, so that NVRTC
+// sees no bare `extern "C"`; a kernel with C linkage stays.
+TEST(DeviceText, ExternCHostFunctionsGoWithTheirLinkage) {
+  const std::string source = R"(#include <cuda_runtime.h>
+extern "C" __global__ void k(const float* a, float* c, int n) { if (threadIdx.x < n) c[threadIdx.x] = a[threadIdx.x]; }
+extern "C" void helper(int n);
+extern "C" void solve(const float* a, float* c, int n) {
+  k<<<1, 256>>>(a, c, n);
+}
+)";
+  const DeviceText device = device_only_text(source);
+  ASSERT_EQ(device.text.size(), source.size());
+  EXPECT_TRUE(has(device.text, R"(extern "C" __global__ void k()"));
+  for (const char* gone : {"void helper", "void solve", "k<<<"}) EXPECT_FALSE(has(device.text, gone)) << gone;
+  EXPECT_EQ(std::count(device.text.begin(), device.text.end(), '"'), 2) << device.text;
+  EXPECT_EQ(device.blanked_functions, 1);
+}
+
 TEST(DeviceText, DeviceHeadersOnly) {
   EXPECT_TRUE(is_device_header("cuda_bf16.h"));
   EXPECT_TRUE(is_device_header("mma.h"));
