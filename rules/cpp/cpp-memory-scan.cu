@@ -15,5 +15,17 @@ torch::Tensor entry(torch::Tensor x) {
   }
   // ok: cpp-memory-scan
   cudaMemset(x.data_ptr(), 0, x.nbytes());
+  char* cursor = static_cast<char*>(x.data_ptr());
+  while (cursor != nullptr) {
+    // ruleid: cpp-memory-scan
+    cudaMemset(cursor, 0, 4096);
+    cursor += 4096;
+  }
+  float* counter = nullptr;
+  cudaMalloc(&counter, sizeof(float));
+  for (int iter = 0; iter < 8; ++iter) {
+    // ok: cpp-memory-scan
+    cudaMemset(counter, 0, sizeof(float));
+  }
   return x;
 }

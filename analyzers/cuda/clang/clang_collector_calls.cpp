@@ -4,6 +4,70 @@
 
 namespace kgate::cuda::collector {
 
+namespace {
+
+// The variables an expression reads (`p`, `base` and `i` of `(char*)base + i * stride`), and whether
+// it calls anything (a call may return a different address each time).
+void variables_in(const Stmt* s, std::set<const VarDecl*>& out, bool& calls, int depth = 0) {
+  if (!s || depth > 64) return;
+  if (const auto* dr = dyn_cast<DeclRefExpr>(s))
+    if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl())) out.insert(vd->getCanonicalDecl());
+  if (isa<CallExpr>(s) && !isa<CXXMemberCallExpr>(s)) calls = true;
+  for (const Stmt* c : s->children()) variables_in(c, out, calls, depth + 1);
+}
+
+const VarDecl* referenced_variable(const Expr* e) {
+  if (const auto* dr = dyn_cast_or_null<DeclRefExpr>(e ? e->IgnoreParenImpCasts() : nullptr))
+    if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl())) return vd->getCanonicalDecl();
+  return nullptr;
+}
+
+// Whether statement s (a loop) changes one of `vars`: assigns it (=, +=, ...), steps it (++, --), or
+// hands its address to a call other than an allocation (cuMemGetAddressRange(&base, ...) rebinds it;
+// cudaMalloc(&tmp, ...) makes a buffer of the submission's own).
+bool changes_any(const Stmt* s, const std::set<const VarDecl*>& vars, int depth = 0) {
+  if (!s || depth > 256) return false;
+  if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) {
+    if (const VarDecl* v = referenced_variable(bo->getLHS()); v && vars.count(v)) return true;
+  } else if (const auto* uo = dyn_cast<UnaryOperator>(s); uo && uo->isIncrementDecrementOp()) {
+    if (const VarDecl* v = referenced_variable(uo->getSubExpr()); v && vars.count(v)) return true;
+  } else if (const auto* op = dyn_cast<CXXOperatorCallExpr>(s); op && op->isAssignmentOp() && op->getNumArgs() > 0) {
+    if (const VarDecl* v = referenced_variable(op->getArg(0)); v && vars.count(v)) return true;
+  } else if (const auto* call = dyn_cast<CallExpr>(s)) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    const std::string name = fd ? fd->getNameAsString() : std::string();
+    if (name.rfind("cudaMalloc", 0) != 0 && name.rfind("cuMemAlloc", 0) != 0)
+      for (const Expr* a : call->arguments())
+        if (const auto* addr = dyn_cast<UnaryOperator>(a->IgnoreParenCasts()); addr && addr->getOpcode() == UO_AddrOf)
+          if (const VarDecl* v = referenced_variable(addr->getSubExpr()); v && vars.count(v)) return true;
+  }
+  for (const Stmt* c : s->children())
+    if (changes_any(c, vars, depth + 1)) return true;
+  return false;
+}
+
+}  // namespace
+
+// Whether the address a call in a loop is given changes from one iteration to the next: it reads a
+// variable that an enclosing loop steps or assigns (a scan: `cudaMemset(base + i * step, ...)`), or is
+// a call's result. Clearing the same buffer on every iteration of an iterative algorithm is not.
+bool Collector::varies_in_loop(const Expr* address) const {
+  std::set<const VarDecl*> vars;
+  bool calls = false;
+  variables_in(address, vars, calls);
+  if (calls) return true;
+  if (vars.empty()) return false;
+  for (size_t i = stack_.size(); i-- > 0;) {
+    const Stmt* s = stack_[i];
+    if ((isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s)) && changes_any(s, vars))
+      return true;
+    if (const auto* range = dyn_cast<CXXForRangeStmt>(s))
+      if (const VarDecl* loop_var = range->getLoopVariable(); loop_var && vars.count(loop_var->getCanonicalDecl()))
+        return true;
+  }
+  return false;
+}
+
 // The object a member call is made on (`x` of `x.zero_()`), whatever form the member expression
 // takes in a template; null for other callees.
 const Expr* Collector::member_base(const Expr* callee) {
@@ -232,7 +296,10 @@ void Collector::add_call(const Expr* call, const Expr* callee) {
       c.string_args.push_back(sl->getString().str());
     collect_arg_names(a, c.keywords);
   }
-  if (in_loop()) c.keywords.push_back("@in-loop");
+  if (in_loop()) {
+    c.keywords.push_back("@in-loop");
+    if (!args.empty() && varies_in_loop(args.front())) c.keywords.push_back("@loop-varying");
+  }
   // An ATen operator looked up by its schema name is a call of that operator.
   if (std::string op = dispatcher_operator(c.resolved, c.string_args); !op.empty()) {
     c.resolved = op;

@@ -248,6 +248,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   Guard guard() const;
 
   bool in_loop() const;
+  bool varies_in_loop(const Expr* address) const;
 
   bool in_lambda() const {
     return std::any_of(stack_.begin(), stack_.end(), [](const Stmt* s) { return isa<LambdaExpr>(s); });
