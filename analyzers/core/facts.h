@@ -92,6 +92,9 @@ struct Function {
   FunctionKind kind = FunctionKind::Python;
   std::vector<std::string> decorators;  // resolved: "triton.jit", "triton.autotune"
   std::vector<std::string> params;
+  // C++: per parameter, whether it is a pointer to const (`const float* A`, `float const* A`): the
+  // function declares that it only reads through it (an output-argument entry's inputs).
+  std::vector<bool> params_const;
   int module = 0;
   int parent = -1;                  // enclosing function, for nested defs and lambdas
   Span span;                        // the name (or `lambda` keyword)

@@ -58,6 +58,7 @@ bool HarnessSignal::holds(const ModuleOutline& outline) const {
   if (kind >= 0 && (kind == 0) != outline.python) return false;
   if (!classes.empty() && !any_named(classes, outline.classes)) return false;
   if (!functions.empty() && !any_named(functions, outline.functions)) return false;
+  if (!c_functions.empty() && !any_named(c_functions, outline.c_functions)) return false;
   if (!includes.empty() && !any_included(includes, outline.includes)) return false;
   if (own_kernels >= 0 && (own_kernels == 1) != outline.own_kernels) return false;
   if (module_class >= 0 && (module_class == 1) != outline.module_class) return false;
@@ -171,6 +172,7 @@ Result<HarnessSet> load_harnesses(const std::filesystem::path& dir) {
       if (alt.contains("kind")) s.kind = alt.at("kind").get<std::string>() == "python" ? 0 : 1;
       s.classes = strings_at(alt, "class");
       s.functions = strings_at(alt, "function");
+      s.c_functions = strings_at(alt, "c_function");
       s.includes = strings_at(alt, "include");
       s.own_kernels = tri_state(alt, "own_kernels");
       s.module_class = tri_state(alt, "module_class");

@@ -17,14 +17,15 @@ namespace kgate {
 // builds it after its first pass (before reachability, which needs the entry); the pipeline builds
 // it for C++ files from their includes.
 struct ModuleOutline {
-  bool python = true;                  // a Python module; false: C++/CUDA source
-  std::string file_name;               // "submission.py"
-  std::vector<std::string> classes;    // top-level classes and class bindings (ModelNew = Impl)
-  std::vector<std::string> functions;  // top-level plain functions (kernels excluded)
-  std::vector<std::string> includes;   // C++ #include targets
-  bool own_kernels = false;            // kernels defined or compiled by the file, any kernel language
-  bool module_class = false;           // a subclass of torch.nn.Module
-  bool config_entry_function = false;  // defines a function that the config's entry_functions names
+  bool python = true;                    // a Python module; false: C++/CUDA source
+  std::string file_name;                 // "submission.py"
+  std::vector<std::string> classes;      // top-level classes and class bindings (ModelNew = Impl)
+  std::vector<std::string> functions;    // top-level plain functions (kernels excluded)
+  std::vector<std::string> c_functions;  // C++: host functions with C linkage (extern "C": ctypes can load them)
+  std::vector<std::string> includes;     // C++ #include targets
+  bool own_kernels = false;              // kernels defined or compiled by the file, any kernel language
+  bool module_class = false;             // a subclass of torch.nn.Module
+  bool config_entry_function = false;    // defines a function that the config's entry_functions names
 };
 
 // One alternative of `recognise:`: every key that is set must hold.
@@ -32,6 +33,7 @@ struct HarnessSignal {
   int kind = -1;  // -1 any, 0 python, 1 cpp
   std::vector<std::string> classes;
   std::vector<std::string> functions;
+  std::vector<std::string> c_functions;
   std::vector<std::string> includes;
   int own_kernels = -1;  // -1 unset, 0 false, 1 true
   int module_class = -1;

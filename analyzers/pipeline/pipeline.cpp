@@ -47,6 +47,33 @@ const RuleSet& empty_rules() {
   return rules;
 }
 
+// An output-argument entry in C++ (LeetGPU's `extern "C" void solve(const float* A, float* C, int N)`):
+// what the harness hands each parameter that a call of the entry writes (cudaMemset, cudaMemcpy into
+// it; Call::param_source, which cpp-input-mutation reads). An output, by the profile's names or the
+// --task positions, is "made" (the harness's buffer for the result); a pointer to const, or with --task
+// a parameter before the outputs, is "input"; anything else stays unknown (a writable pointer with
+// another name may be either).
+void note_entry_param_sources(FactSet& facts, const HarnessProfile& profile, const HarnessChoice& choice) {
+  for (Call& c : facts.calls) {
+    if (!c.writes_param || c.param_index < 0 || c.function < 0) continue;
+    const Function& f = facts.functions[static_cast<size_t>(c.function)];
+    if (f.kind != FunctionKind::Host || std::find(facts.cpp_entry_functions.begin(), facts.cpp_entry_functions.end(),
+                                                  f.name) == facts.cpp_entry_functions.end())
+      continue;
+    const auto index = static_cast<size_t>(c.param_index);
+    if (index >= f.params.size()) continue;
+    const auto& positions = choice.output_positions;
+    const bool output = profile.output_parameter(f.params[index]) ||
+                        (positions && index >= positions->first && index < positions->first + positions->second);
+    const bool input =
+        (index < f.params_const.size() && f.params_const[index]) || (positions && index < positions->first);
+    if (output)
+      c.param_source = "made";
+    else if (input)
+      c.param_source = "input";
+  }
+}
+
 // The harness profile of a raw C++/CUDA file, from its includes (GPU MODE's task.h) once its facts
 // are extracted; the profile's entry functions become the roots of the C++ reachability (link).
 void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoice& choice) {
@@ -57,6 +84,9 @@ void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoi
   for (const Function& f : facts.functions) {
     if (f.kind == FunctionKind::CudaGlobal) outline.own_kernels = true;
     if (f.kind == FunctionKind::Host && f.parent < 0) outline.functions.push_back(f.name);
+    if (f.kind == FunctionKind::Host &&
+        std::find(f.decorators.begin(), f.decorators.end(), "extern-c") != f.decorators.end())
+      outline.c_functions.push_back(f.name);
   }
   const HarnessProfile* profile = choice.select(outline);
   // The harness's own headers (task.h, reference.cuh) are claimed by the profile that names them
@@ -89,6 +119,7 @@ void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoi
   for (const auto& extra : choice.extra_entry_functions) facts.cpp_entry_functions.push_back(extra);
   for (const auto& name : facts.cpp_entry_functions)
     facts.harness_entry += (facts.harness_entry.empty() ? "" : " or ") + name;
+  if (!profile->outputs.empty()) note_entry_param_sources(facts, *profile, choice);
 }
 
 // Sources a Python submission keeps in sibling files (load(sources=[...]), or load_inline sources read

@@ -1,4 +1,4 @@
-"""Every second-order cheat (tests/second_order/<rule>/*.py) must not pass the static gate. Prints,
+"""Every second-order cheat (tests/second_order/<rule>/*.py, *.cu) must not pass the static gate. Prints,
 per file, the verdict and the rules that fired, and counts the files caught by the folder's own rule."""
 import json
 import pathlib
@@ -8,7 +8,7 @@ import sys
 
 def main() -> int:
     kgate, root = sys.argv[1], pathlib.Path(sys.argv[2])
-    files = sorted(root.glob("*/*.py"))
+    files = sorted([*root.glob("*/*.py"), *root.glob("*/*.cu")])
     if not files:
         print(f"FAIL: no second-order files under {root}")
         return 1

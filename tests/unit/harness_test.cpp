@@ -74,6 +74,18 @@ TEST(HarnessProfiles, RecognisesEachHarness) {
   EXPECT_EQ(selected(cu), "gpumode-cuda-legacy");
   cu.includes = {"task.h", "reference.cuh"};
   EXPECT_EQ(selected(cu), "gpumode");  // task.h holds the types: reference.cuh is the checker's
+  // LeetGPU / Tensara CUDA: `extern "C" void solve(...)`, loaded with ctypes. A solve with C++ linkage
+  // (a linear solver in a kernel repository) is no such entry.
+  ModuleOutline leet;
+  leet.python = false;
+  leet.functions = {"solve"};
+  EXPECT_EQ(selected(leet), "repository");
+  leet.c_functions = {"solve"};
+  EXPECT_EQ(selected(leet), "output-argument");
+  leet.c_functions = {"solution"};
+  EXPECT_EQ(selected(leet), "output-argument");
+  leet.c_functions = {"launch"};
+  EXPECT_EQ(selected(leet), "repository");
   EXPECT_EQ(selected(python({}, {"helper"}), "model-entry"), "model-entry");  // forced
   EXPECT_EQ(selected(python({}, {"helper"}), "no-such-profile"), "none");
 }
@@ -100,6 +112,7 @@ TEST(HarnessProfiles, ImportsAndReferenceFiles) {
   EXPECT_TRUE(output->output_parameter("output"));
   EXPECT_TRUE(output->output_parameter("c_out"));
   EXPECT_FALSE(output->output_parameter("input"));
+  EXPECT_TRUE(output->names_reference("challenge.py"));  // LeetGPU's reference_impl and tests
 }
 
 TEST(HarnessProfiles, InvalidProfilesAreRefused) {

@@ -309,9 +309,12 @@ int Collector::add_function(const FunctionDecl* fd) {
   bool tensor_param = false;
   for (const ParmVarDecl* p : fd->parameters()) {
     f.params.push_back(p->getNameAsString());
-    if (is_tensor_record(p->getType())) tensor_param = true;
+    const QualType type = p->getType();
+    f.params_const.push_back(type->isPointerType() && type->getPointeeType().isConstQualified());
+    if (is_tensor_record(type)) tensor_param = true;
   }
   if (tensor_param && f.kind == FunctionKind::Host) f.decorators.push_back("tensor-entry");
+  if (f.kind == FunctionKind::Host && fd->isExternC()) f.decorators.push_back("extern-c");
   if (fd->getDescribedFunctionTemplate() || fd->isTemplated()) f.decorators.push_back("template");
   // A call of a virtual method may run any override the submission defines (cuda::link follows it).
   if (const auto* md = dyn_cast<CXXMethodDecl>(fd))

@@ -96,6 +96,8 @@ const Expr* Collector::storage_root(const Expr* e, int depth) const {
   if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
     const auto* vd = dyn_cast<VarDecl>(ref->getDecl());
     if (!vd || !vd->hasLocalStorage()) return nullptr;
+    // A raw pointer parameter is storage of its own (LeetGPU's `solve(const float* A, float* C, int N)`).
+    if (isa<ParmVarDecl>(vd) && vd->getType()->isPointerType()) return ref;
     auto it = state_.storage_of.find(vd->getCanonicalDecl());
     return it != state_.storage_of.end() ? it->second : nullptr;
   }

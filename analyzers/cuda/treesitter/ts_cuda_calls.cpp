@@ -22,8 +22,15 @@ std::string TsCollector::storage_root(TSNode e) const {
     if (t == "parenthesized_expression" || t == "cast_expression") {
       e = ts_node_named_child(e, ts_node_named_child_count(e) - 1);
     } else if (t == "identifier") {
-      auto it = storage_of_.find(str(e));
-      return it != storage_of_.end() ? it->second : std::string{};
+      const std::string name = str(e);
+      auto it = storage_of_.find(name);
+      if (it != storage_of_.end()) return it->second;
+      // A raw pointer parameter is storage of its own (LeetGPU's `solve(const float* A, float* C, int N)`).
+      const auto& params = current() >= 0 ? facts_.functions[current()].params : std::vector<std::string>{};
+      const auto type = var_types_.find(name);
+      const bool pointer_param = std::find(params.begin(), params.end(), name) != params.end() &&
+                                 type != var_types_.end() && type->second.find('*') != std::string::npos;
+      return pointer_param ? name : std::string{};
     } else if (t == "binary_expression") {
       const std::string op = str(field(e, "operator"));
       if (op != "+" && op != "-") return {};

@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzers/cuda/cuda_common.h"
@@ -26,6 +27,21 @@ namespace detail {
 
 using ts::field;
 using ts::is;
+
+namespace {
+// A declared type (the parameter's text before its name) that points to const: `const float* `,
+// `float const * `; not `float* const ` (a const pointer to writable data) or a reference.
+bool const_pointee(const std::string& type) {
+  const auto star = type.rfind('*');
+  if (star == std::string::npos) return false;
+  const std::string_view pointee = std::string_view(type).substr(0, star);
+  if (pointee.find('*') != std::string_view::npos) return false;  // `const float** p`: a writable pointer
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = pointee.find("const"); at != std::string_view::npos; at = pointee.find("const", at + 1))
+    if ((at == 0 || !word(pointee[at - 1])) && (at + 5 == pointee.size() || !word(pointee[at + 5]))) return true;
+  return false;
+}
+}  // namespace
 
 void TsCollector::run() {
   ts::ParserPtr parser(ts_parser_new());
@@ -339,6 +355,7 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
     f.params.push_back(pname);
     // The declared type without the name (`const torch::Tensor& x` -> `const torch::Tensor& `).
     types[pname] = ts_node_is_null(pn) ? ptext : ptext.substr(0, ts_node_start_byte(pn) - ts_node_start_byte(p));
+    f.params_const.push_back(const_pointee(types[pname]));
     if (ptext.find('*') != std::string::npos || ptext.find('&') != std::string::npos ||
         ptext.find("Accessor") != std::string::npos || carries_pointers(p))
       pointer_params.push_back(pname);
@@ -349,6 +366,14 @@ void TsCollector::function(TSNode n, Guard g, int depth) {
         f.decorators.push_back("tensor-entry");
         break;
       }
+  // `extern "C" void solve(...) {...}` or a definition inside `extern "C" { ... }`.
+  for (TSNode up = ts_node_parent(n); !ts_node_is_null(up) && f.kind == FunctionKind::Host; up = ts_node_parent(up)) {
+    if (is(up, "linkage_specification")) {
+      if (str(field(up, "value")) == "\"C\"") f.decorators.push_back("extern-c");
+      break;
+    }
+    if (!is(up, "declaration_list") && !is(up, "template_declaration")) break;
+  }
   f.module = module_;
   f.parent = current();
   f.span = span(name_node);
