@@ -111,6 +111,10 @@ struct HarnessChoice {
   // --task: the entry function parameters [first, first + count) the harness binds to output buffers
   // (an output-argument entry), whatever their names.
   std::optional<std::pair<size_t, size_t>> output_positions;
+  // --task: the entry parameters its reference declares outputs ("out", "inout") and pointer inputs
+  // ("in") by name (LeetGPU's get_solve_signature), whatever the profile's output names say.
+  std::vector<std::string> output_names;
+  std::vector<std::string> input_names;
   const HarnessProfile* select(const ModuleOutline& outline) const;
   const HarnessProfile* naming_reference(std::string_view file_name) const;
 };

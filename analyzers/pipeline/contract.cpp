@@ -10,6 +10,7 @@
 #include "analyzers/harness/harness.h"
 #include "analyzers/pipeline/pipeline.h"
 #include "analyzers/python/python_facts.h"
+#include "analyzers/treesitter/ts_node.h"
 
 namespace kgate {
 
@@ -52,9 +53,10 @@ ReferenceSummary ReferenceSummaries::of(const std::filesystem::path& reference, 
   std::vector<Diagnostic> diagnostics;
   if (auto source = ingest::read_source(key, {}, limits, diagnostics, false)) {
     FactSet facts;
-    python::extract_facts(*source, limits, facts, diagnostics);
+    const ts::TreePtr tree = python::extract_facts(*source, limits, facts, diagnostics);
     summary.contract = contract_of_reference(facts, reference.filename().string());
     read_entry_layout(facts, summary);
+    if (tree) read_solve_signature(ts_tree_root_node(tree.get()), source->text, summary);
     for (const Call& call : facts.calls)
       if (auto k = reference_call_key(facts, *source, call)) summary.calls.insert(std::move(*k));
   }
@@ -81,6 +83,56 @@ void read_entry_layout(const FactSet& reference, ReferenceSummary& summary) {
   }
   if (inputs_known && inputs) summary.tensor_inputs = inputs;
   if (outputs_known && outputs) summary.outputs = outputs;
+}
+
+namespace {
+
+// The value of a plain string literal ("in", 'out'); nullopt for anything else (f-strings, concatenations).
+std::optional<std::string> string_value(TSNode node, std::string_view source) {
+  if (!ts::is(node, "string")) return std::nullopt;
+  std::string out;
+  for (TSNode part : ts::named_children(node)) {
+    if (ts::is(part, "interpolation")) return std::nullopt;
+    if (ts::is(part, "string_content")) out += ts::text(part, source);
+  }
+  return out;
+}
+
+}  // namespace
+
+void read_solve_signature(TSNode root, std::string_view source, ReferenceSummary& summary) {
+  TSNode dict{};
+  ts::preorder(root, [&](TSNode n) {
+    if (!ts_node_is_null(dict)) return false;
+    if (ts::is(n, "function_definition") && ts::text(ts::field(n, "name"), source) == "get_solve_signature")
+      ts::preorder(ts::field(n, "body"), [&](TSNode m) {
+        if (ts::is(m, "return_statement") && ts::named_count(m) == 1 && ts::is(ts::named_child(m, 0), "dictionary")) {
+          dict = ts::named_child(m, 0);
+          return false;
+        }
+        return true;
+      });
+    return ts_node_is_null(dict);
+  });
+  if (ts_node_is_null(dict)) return;
+  std::vector<std::string> outputs, inputs;
+  for (TSNode pair : ts::named_children(dict)) {
+    if (!ts::is(pair, "pair")) return;  // `**other`: not written out
+    const auto name = string_value(ts::field(pair, "key"), source);
+    TSNode value = ts::field(pair, "value");
+    if (!name || !ts::is(value, "tuple") || ts::named_count(value) < 2) return;
+    const auto direction = string_value(ts::named_child(value, ts::named_count(value) - 1), source);
+    if (!direction) return;
+    if (*direction == "out" || *direction == "inout")
+      outputs.push_back(*name);
+    else if (*direction == "in" &&
+             ts::text(ts::named_child(value, 0), source).find("POINTER") != std::string_view::npos)
+      inputs.push_back(*name);
+    else if (*direction != "in")
+      return;
+  }
+  summary.output_names = std::move(outputs);
+  summary.input_names = std::move(inputs);
 }
 
 std::optional<ReferenceSummary> reference_beside(const std::string& path, const FactSet& facts,

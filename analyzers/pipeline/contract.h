@@ -16,7 +16,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <vector>
+
+#include <tree_sitter/api.h>
 
 #include "analyzers/core/facts.h"
 #include "analyzers/ingest/ingest.h"
@@ -39,12 +43,21 @@ struct ReferenceSummary {
   // tuples and lists written in their returns; nullopt where they are not written out alike.
   std::optional<size_t> tensor_inputs;
   std::optional<size_t> outputs;
+  // LeetGPU's challenge.py declares each parameter of solve in its get_solve_signature(): a dict of
+  // name -> (ctypes type, "in" | "out" | "inout"). Outputs are the "out" and "inout" ones (an in-place
+  // task writes its input); inputs the "in" pointers. Empty when the reference has no such dict.
+  std::vector<std::string> output_names;
+  std::vector<std::string> input_names;
   // (name of the enclosing function, resolved callee, the call's text without whitespace)
   std::set<std::tuple<std::string, std::string, std::string>> calls;
 };
 
 // The positional layout of ReferenceSummary (tensor_inputs, outputs) read from a reference's facts.
 void read_entry_layout(const FactSet& reference, ReferenceSummary& summary);
+
+// ReferenceSummary::output_names and input_names from the dict literal a reference's
+// get_solve_signature returns (LeetGPU's challenge.py), read from its syntax tree.
+void read_solve_signature(TSNode root, std::string_view source, ReferenceSummary& summary);
 
 // A Python call's key in ReferenceSummary::calls; nullopt for calls outside the host file's functions.
 std::optional<std::tuple<std::string, std::string, std::string>> reference_call_key(const FactSet& facts,

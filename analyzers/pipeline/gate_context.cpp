@@ -57,6 +57,8 @@ Result<GateContext> GateContext::make(const GateOptions& options, const RuleSet&
     const ReferenceSummary reference = context.reference_summaries_->of(task->reference, options.limits);
     if (reference.tensor_inputs && reference.outputs)
       context.task_outputs_ = std::make_pair(*reference.tensor_inputs, *reference.outputs);
+    context.task_output_names_ = reference.output_names;
+    context.task_input_names_ = reference.input_names;
   }
   if (!options.policy.empty())
     context.forced_policy_ = options.policy;
@@ -140,6 +142,8 @@ Result<const AnalysisContext*> GateContext::context_for(const std::string& path)
   if (harness != "auto") context.harness.forced = harness;
   context.harness.extra_entry_functions = (*config)->entry_functions;
   context.harness.output_positions = task_outputs_;
+  context.harness.output_names = task_output_names_;
+  context.harness.input_names = task_input_names_;
   context.contract = forced_contract_;
   context.reference_summaries = reference_summaries_;
   contexts_.emplace(key, &context);

@@ -69,6 +69,8 @@ class GateContext {
   std::string forced_policy_;
   DtypeContract forced_contract_;                          // --contract, else --task's manifest
   std::optional<std::pair<size_t, size_t>> task_outputs_;  // HarnessChoice::output_positions from --task
+  std::vector<std::string> task_output_names_;             // HarnessChoice::output_names from --task
+  std::vector<std::string> task_input_names_;              // HarnessChoice::input_names from --task
   std::shared_ptr<ReferenceSummaries> reference_summaries_ = std::make_shared<ReferenceSummaries>();
   std::map<std::string, Config> configs_;
   std::map<std::string, Policy> policies_;

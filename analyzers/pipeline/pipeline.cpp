@@ -50,8 +50,9 @@ const RuleSet& empty_rules() {
 // An output-argument entry in C++ (LeetGPU's `extern "C" void solve(const float* A, float* C, int N)`):
 // what the harness hands each parameter that a call of the entry writes (cudaMemset, cudaMemcpy into
 // it; Call::param_source, which cpp-input-mutation reads). An output, by the profile's names or the
-// --task positions, is "made" (the harness's buffer for the result); a pointer to const, or with --task
-// a parameter before the outputs, is "input"; anything else stays unknown (a writable pointer with
+// --task's (positions, or the names its get_solve_signature declares out or inout), is "made" (the
+// harness's buffer for the result); a pointer to const, or with --task an "in" pointer or a parameter
+// before the output positions, is "input"; anything else stays unknown (a writable pointer with
 // another name may be either).
 void note_entry_param_sources(FactSet& facts, const HarnessProfile& profile, const HarnessChoice& choice) {
   for (Call& c : facts.calls) {
@@ -63,10 +64,14 @@ void note_entry_param_sources(FactSet& facts, const HarnessProfile& profile, con
     const auto index = static_cast<size_t>(c.param_index);
     if (index >= f.params.size()) continue;
     const auto& positions = choice.output_positions;
-    const bool output = profile.output_parameter(f.params[index]) ||
+    const std::string& name = f.params[index];
+    auto named = [&](const std::vector<std::string>& names) {
+      return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    const bool output = profile.output_parameter(name) || named(choice.output_names) ||
                         (positions && index >= positions->first && index < positions->first + positions->second);
-    const bool input =
-        (index < f.params_const.size() && f.params_const[index]) || (positions && index < positions->first);
+    const bool input = (index < f.params_const.size() && f.params_const[index]) || named(choice.input_names) ||
+                       (positions && index < positions->first);
     if (output)
       c.param_source = "made";
     else if (input)

@@ -487,7 +487,9 @@ void Extractor::find_entries() {
       const auto& params = facts_.functions[fi].params;
       const auto& at = harness_.output_positions;
       for (size_t i = 0; i < params.size(); ++i)
-        if (profile_->output_parameter(params[i]) || (at && i >= at->first && i < at->first + at->second))
+        if (profile_->output_parameter(params[i]) || (at && i >= at->first && i < at->first + at->second) ||
+            std::find(harness_.output_names.begin(), harness_.output_names.end(), params[i]) !=
+                harness_.output_names.end())
           output_params_.emplace_back(fi, params[i]);
     }
   // What the profile enters through, for messages: "ModelNew.forward", "custom_kernel".

@@ -284,5 +284,30 @@ TEST(ReferenceEntryLayout, ReadFromTheReturnsWrittenOut) {
             std::make_pair(-1, -1));
 }
 
+// LeetGPU's challenge.py declares solve's parameters by name: "out" and "inout" are outputs, "in"
+// pointers are inputs, "in" scalars neither. A dict that is not written out gives no names.
+TEST(ReferenceEntryLayout, SolveSignatureByName) {
+  ScratchDir dir;
+  const auto names = [&](const std::string& name, const std::string& text) {
+    ReferenceSummaries summaries;
+    const ReferenceSummary s = summaries.of(dir.write(name, text), ingest::Limits{});
+    return std::make_pair(s.output_names, s.input_names);
+  };
+  using Names = std::pair<std::vector<std::string>, std::vector<std::string>>;
+  const std::string head = "import ctypes\n\nclass Challenge:\n    def get_solve_signature(self):\n";
+  EXPECT_EQ(names("challenge.py", head + "        return {\n"
+                                         "            'a': (ctypes.POINTER(ctypes.c_float), 'in'),\n"
+                                         "            \"c\": (ctypes.POINTER(ctypes.c_float), \"out\"),\n"
+                                         "            'buf': (ctypes.POINTER(ctypes.c_int), 'inout'),\n"
+                                         "            'n': (ctypes.c_int, 'in'),\n"
+                                         "        }\n"),
+            (Names{{"c", "buf"}, {"a"}}));
+  EXPECT_EQ(names("spread.py", head + "        base = {'n': (ctypes.c_int, 'in')}\n"
+                                      "        return {**base, 'c': (ctypes.POINTER(ctypes.c_float), 'out')}\n"),
+            Names{});
+  EXPECT_EQ(names("odd_direction.py", head + "        return {'c': (ctypes.POINTER(ctypes.c_float), 'sideways')}\n"),
+            Names{});
+}
+
 }  // namespace
 }  // namespace kgate
