@@ -47,35 +47,75 @@ const RuleSet& empty_rules() {
   return rules;
 }
 
-// An output-argument entry in C++ (LeetGPU's `extern "C" void solve(const float* A, float* C, int N)`):
-// what the harness hands each parameter that a call of the entry writes (cudaMemset, cudaMemcpy into
-// it; Call::param_source, which cpp-input-mutation reads). An output, by the profile's names or the
-// --task's (positions, or the names its get_solve_signature declares out or inout), is "made" (the
-// harness's buffer for the result); a pointer to const, or with --task an "in" pointer or a parameter
-// before the output positions, is "input"; anything else stays unknown (a writable pointer with
-// another name may be either).
-void note_entry_param_sources(FactSet& facts, const HarnessProfile& profile, const HarnessChoice& choice) {
+// What an output-argument entry in C++ (LeetGPU's `extern "C" void solve(const float* A, float* C, int
+// N)`) is handed in parameter `index`: an output, by the profile's names or the --task's (positions,
+// or the names its get_solve_signature declares out or inout); an input, as a pointer to const, or with
+// --task an "in" pointer or a parameter before the output positions; else unknown (a writable pointer
+// with another name may be either).
+enum class EntryParam { Unknown, Input, Output };
+EntryParam entry_param(const Function& f, size_t index, const HarnessProfile& profile, const HarnessChoice& choice) {
+  if (index >= f.params.size()) return EntryParam::Unknown;
+  const auto& positions = choice.output_positions;
+  const std::string& name = f.params[index];
+  auto named = [&](const std::vector<std::string>& names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  if (profile.output_parameter(name) || named(choice.output_names) ||
+      (positions && index >= positions->first && index < positions->first + positions->second))
+    return EntryParam::Output;
+  if ((index < f.params_const.size() && f.params_const[index]) || named(choice.input_names) ||
+      (positions && index < positions->first))
+    return EntryParam::Input;
+  return EntryParam::Unknown;
+}
+
+// The facts of a C-linkage output-argument entry's parameters, once cuda::link has decided which of
+// them the entry reads ("param-unread:<i>", through helpers it hands them to): an output fact per
+// output pointer (written unless unread: writing needs its data pointer), an input fact per input
+// pointer, and for each cudaMemset/cudaMemcpy of the entry into one, the call's param_source ("input",
+// or "made" for an output), which cpp-input-mutation reads.
+void note_c_entry_params(FactSet& facts, const HarnessProfile& profile, const HarnessChoice& choice) {
+  auto c_entry = [&](int fn) {
+    if (fn < 0 || fn >= static_cast<int>(facts.functions.size())) return false;
+    const Function& f = facts.functions[static_cast<size_t>(fn)];
+    const auto& entries = facts.cpp_entry_functions;
+    return f.kind == FunctionKind::Host && std::find(entries.begin(), entries.end(), f.name) != entries.end() &&
+           std::find(f.decorators.begin(), f.decorators.end(), "extern-c") != f.decorators.end();
+  };
   for (Call& c : facts.calls) {
-    if (!c.writes_param || c.param_index < 0 || c.function < 0) continue;
-    const Function& f = facts.functions[static_cast<size_t>(c.function)];
-    if (f.kind != FunctionKind::Host || std::find(facts.cpp_entry_functions.begin(), facts.cpp_entry_functions.end(),
-                                                  f.name) == facts.cpp_entry_functions.end())
-      continue;
-    const auto index = static_cast<size_t>(c.param_index);
-    if (index >= f.params.size()) continue;
-    const auto& positions = choice.output_positions;
-    const std::string& name = f.params[index];
-    auto named = [&](const std::vector<std::string>& names) {
-      return std::find(names.begin(), names.end(), name) != names.end();
-    };
-    const bool output = profile.output_parameter(name) || named(choice.output_names) ||
-                        (positions && index >= positions->first && index < positions->first + positions->second);
-    const bool input = (index < f.params_const.size() && f.params_const[index]) || named(choice.input_names) ||
-                       (positions && index < positions->first);
-    if (output)
-      c.param_source = "made";
-    else if (input)
-      c.param_source = "input";
+    if (!c.writes_param || c.param_index < 0 || !c_entry(c.function)) continue;
+    const EntryParam role = entry_param(facts.functions[static_cast<size_t>(c.function)],
+                                        static_cast<size_t>(c.param_index), profile, choice);
+    if (role != EntryParam::Unknown) c.param_source = role == EntryParam::Output ? "made" : "input";
+  }
+  for (int fn = 0; fn < static_cast<int>(facts.functions.size()); ++fn) {
+    if (!c_entry(fn)) continue;
+    const Function& f = facts.functions[static_cast<size_t>(fn)];
+    for (size_t i = 0; i < f.params.size(); ++i) {
+      // A parameter the engines do not judge (a scalar, a body they could not read whole) has no
+      // "param-unread" decorator: read and written.
+      const EntryParam role = entry_param(f, i, profile, choice);
+      if (role == EntryParam::Unknown) continue;
+      const bool unread = std::find(f.decorators.begin(), f.decorators.end(), "param-unread:" + std::to_string(i)) !=
+                          f.decorators.end();
+      if (role == EntryParam::Output) {
+        OutputParam o;
+        o.name = f.params[i];
+        o.function = fn;
+        o.written = !unread;
+        o.reachable = f.reachable;
+        o.span = f.span;
+        facts.outputs.push_back(std::move(o));
+      } else {
+        InputParam in;
+        in.name = f.params[i];
+        in.function = fn;
+        in.read = !unread;
+        in.reachable = f.reachable;
+        in.span = f.span;
+        facts.inputs.push_back(std::move(in));
+      }
+    }
   }
 }
 
@@ -124,7 +164,6 @@ void apply_cpp_harness(const SourceFile& file, FactSet& facts, const HarnessChoi
   for (const auto& extra : choice.extra_entry_functions) facts.cpp_entry_functions.push_back(extra);
   for (const auto& name : facts.cpp_entry_functions)
     facts.harness_entry += (facts.harness_entry.empty() ? "" : " or ") + name;
-  if (!profile->outputs.empty()) note_entry_param_sources(facts, *profile, choice);
 }
 
 // Sources a Python submission keeps in sibling files (load(sources=[...]), or load_inline sources read
@@ -258,6 +297,11 @@ void extract_cpp_facts(const SourceFile& file, FactSet& facts, std::vector<Diagn
   cuda::extract_facts(file, facts, diagnostics, options);
   if (raw_cpp) apply_cpp_harness(file, facts, context.harness);
   cuda::link(facts);
+  if (raw_cpp && !facts.harness.empty()) {
+    const HarnessSet& set = context.harness.set ? *context.harness.set : default_harnesses();
+    if (const HarnessProfile* profile = set.find(facts.harness); profile && !profile->outputs.empty())
+      note_c_entry_params(facts, *profile, context.harness);
+  }
   if (context.ptx != "off") ptx::witness(file, facts, diagnostics);
   if (raw_cpp && !facts.cpp_entry_functions.empty()) {
     for (size_t i = 0; i < facts.functions.size() && facts.entry < 0; ++i) {

@@ -1,11 +1,12 @@
-// The Collector's parameter reads: tensor parameters of a host function whose data the body never
-// reads ("param-unread:<i>", the same fact as the tree-sitter engine's ts_cuda_reads.cpp). A use is a
+// The Collector's parameter reads: tensor and raw pointer parameters of a host function whose data the
+// body never reads ("param-unread:<i>", the same fact as the tree-sitter engine's ts_cuda_reads.cpp). A use is a
 // read unless it asks for metadata (x.size(0), x.options(), through macros such as CHECK_INPUT too,
 // which Clang sees expanded), hands the tensor to a maker of a like-shaped one (at::empty_like(x)),
 // hands it whole to a function called directly ("param-handed:<i>:<j>:<callee>": cuda::link decides
 // whether the callee reads it), binds it to a local (`auto xc = x.contiguous();`: read where the local
 // is), makes a value through side-effect-free methods that is thrown away (`x.sum();`), or makes
-// one that only picks a branch (`if (x.abs().amax().item<float>() > 1e30f)`, TORCH_CHECK).
+// one that only picks a branch (`if (x.abs().amax().item<float>() > 1e30f)`, TORCH_CHECK, a pointer
+// tested for null).
 #include "analyzers/cuda/clang/clang_collector_impl.h"
 
 namespace kgate::cuda::collector {
@@ -117,6 +118,8 @@ void scan_condition(const Expr* e, ParamIndex& params, std::vector<char>& read, 
     for (const Expr* a : args) scan_reads(a, params, read, handed);
     return;
   }
+  // A raw pointer tested for null (`if (out == nullptr) return;`, `if (!out)`) reads no data.
+  if (const VarDecl* v = param_ref(e, params); v && v->getType()->isPointerType()) return;
   scan_reads(e, params, read, handed);
 }
 
@@ -209,9 +212,12 @@ std::vector<std::string> Collector::param_read_decorators(const FunctionDecl* fd
   if (!fd->getBody() || contains_errors(fd->getBody()) || body_has_errors(fd)) return out;
   ParamIndex params;
   std::vector<char> tensor(fd->getNumParams(), 0);
+  // Raw pointer parameters too: a C-linkage entry (LeetGPU's `extern "C" void solve(const float* A,
+  // float* C, int N)`) gets its device buffers in them, and hands them on to helpers of the file
+  // (input-never-read and output-unwritten judge them).
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
     const ParmVarDecl* p = fd->getParamDecl(i);
-    if (!p->getName().empty() && is_tensor_record(p->getType())) {
+    if (!p->getName().empty() && (is_tensor_record(p->getType()) || p->getType()->isPointerType())) {
       params[p] = i;
       tensor[i] = 1;
     }

@@ -1,6 +1,7 @@
-// Tensor parameters of a host function whose data the body never reads ("param-unread:<i>"): a C++
-// entry that takes `x` but uses only `x.size(0)` or `at::empty_like(x)` computes something that does
-// not depend on x's values (the Python side hands inputs to it: InputParam, cuda::link).
+// Tensor and raw pointer parameters of a host function whose data the body never reads
+// ("param-unread:<i>"): a C++ entry that takes `x` but uses only `x.size(0)` or `at::empty_like(x)`
+// computes something that does not depend on x's values (the Python side hands inputs to it:
+// InputParam, cuda::link); an `extern "C" solve` that never uses its output pointer writes nothing.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -179,8 +180,11 @@ TsCollector::ParamUse TsCollector::data_use(TSNode id) const {
   if (!ts_node_eq(top, id) &&
       (is(up, "expression_statement") || (is_void_cast(up, text) && is(ts_node_parent(up), "expression_statement"))))
     return {false};
-  // if (x.abs().amax().item<float>() > 1e30f), TORCH_CHECK(x.isfinite().all().item<bool>(), ...)
-  if (!ts_node_eq(top, id) && steers_branch_only(top, text)) return {false};
+  // if (x.abs().amax().item<float>() > 1e30f), TORCH_CHECK(x.isfinite().all().item<bool>(), ...); a raw
+  // pointer tested for null (`if (out == nullptr) return;`, `if (!out)`) reads no data either.
+  const auto type = var_types_.find(str(id));
+  const bool raw_pointer = type != var_types_.end() && type->second.find('*') != std::string::npos;
+  if ((!ts_node_eq(top, id) || raw_pointer) && steers_branch_only(top, text)) return {false};
   if (is(parent, "argument_list") && is(ts_node_parent(parent), "call_expression")) {
     const TSNode call = ts_node_parent(parent);
     const TSNode fn = field(call, "function");
@@ -199,14 +203,16 @@ TsCollector::ParamUse TsCollector::data_use(TSNode id) const {
 
 // The "param-unread:<i>" and "param-handed:<i>:<j>:<callee>" decorators of the tensor parameters (among
 // `params`, with their declared types) whose data no use in `body` reads, nor any use of a local bound
-// to it. A body the grammar could not parse whole reads everything.
+// to it, and of its raw pointer parameters (a C-linkage entry such as LeetGPU's solve gets its device
+// buffers in them). A body the grammar could not parse whole reads everything.
 std::vector<std::string> TsCollector::param_read_decorators(TSNode body, const std::vector<std::string>& params,
                                                             const std::map<std::string, std::string>& types) const {
   std::vector<std::string> out;
   if (ts_node_has_error(body)) return out;
   for (size_t i = 0; i < params.size(); ++i) {
     auto type = types.find(params[i]);
-    if (params[i].empty() || type == types.end() || !is_tensor_variable_type(type->second)) continue;
+    if (params[i].empty() || type == types.end()) continue;
+    if (!is_tensor_variable_type(type->second) && type->second.find('*') == std::string::npos) continue;
     bool read = false;
     std::vector<std::string> handed;
     std::vector<std::string> names = {params[i]};  // the parameter and the locals bound to it
