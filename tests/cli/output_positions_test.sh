@@ -11,23 +11,8 @@ fixtures="$src/tests/cli/fixtures/output-positions"
 task="$src/corpus/runtime/tasks/row_stats.py"  # Model.forward returns (mean, amax) of x
 fail=0
 
-# check NAME WANT_EXIT WANT_RULES ARGS...: the exit code and the sorted error rules of the one file.
-check() {
-  local name="$1" want_exit="$2" want_rules="$3"
-  shift 3
-  local out rc got
-  out="$("$kgate" check --format json "$@" 2>&1)"
-  rc=$?
-  got="$(printf '%s' "$out" | python3 -c '
-import json, sys
-f = json.load(sys.stdin)["files"][0]
-print(f["harness"] + ": " + (",".join(sorted({d["rule"] for d in f["findings"] if d["severity"] == "error"})) or "none"))' 2>&1)"
-  if [ "$rc" -ne "$want_exit" ] || [ "$got" != "$want_rules" ]; then
-    echo "FAIL $name: exit $rc (expected $want_exit), got '$got', expected '$want_rules'"
-    printf '%s' "$out" | head -c 800; echo; fail=1; return
-  fi
-  echo "ok $name: $got"
-}
+# shellcheck source-path=SCRIPTDIR source=error_rules_check.sh
+source "$(dirname "$0")/error_rules_check.sh"
 
 # Without a task the names decide: mean and amax are inputs, and copying into them mutates them.
 check names_only 1 "output-argument: input-mutation" "$fixtures/row_stats_copy_out.py"
