@@ -66,8 +66,8 @@ struct CudaOptions {
 //   resolves to the demangled symbol.
 // Call.keywords (C++ has no keyword arguments) lists the named constants passed as arguments
 //   ("cudaStreamNonBlocking", "cudaEventDisableTiming", "CUBLAS_TF32_TENSOR_OP_MATH") and shape
-//   markers starting with '@': "@in-loop" (the call sits in a loop), "@loop-varying" (Clang: in a loop,
-//   and its first argument reads a variable the loop changes, or a call's result), "@int-to-pointer"
+//   markers starting with '@': "@in-loop" (the call sits in a loop), "@loop-varying" (Clang, memsets:
+//   in a loop, and its first argument reads a variable the loop changes, or a call's result), "@int-to-pointer"
 //   (an argument is an integer cast to a pointer). Call.string_args: string-literal arguments.
 // Cast.to_dtype: "torch.float16", "torch.bfloat16", "torch.float8_e4m3fn", "torch.float8_e5m2",
 //   "tf32"; via "function" (__float2half), "type" (conversion to __half), "method" (.to(kHalf),

@@ -300,7 +300,9 @@ void Collector::add_call(const Expr* call, const Expr* callee) {
   }
   if (in_loop()) {
     c.keywords.push_back("@in-loop");
-    if (!args.empty() && varies_in_loop(args.front())) c.keywords.push_back("@loop-varying");
+    // Only memsets are judged for it (cpp-memory-scan); the walk of the loop is not paid for other calls.
+    const bool memset = c.resolved.rfind("cudaMemset", 0) == 0 || c.resolved.rfind("cuMemsetD", 0) == 0;
+    if (memset && !args.empty() && varies_in_loop(args.front())) c.keywords.push_back("@loop-varying");
   }
   // An ATen operator looked up by its schema name is a call of that operator.
   if (std::string op = dispatcher_operator(c.resolved, c.string_args); !op.empty()) {
