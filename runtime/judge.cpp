@@ -174,8 +174,8 @@ Task with_generalization_shapes(const Task& task, py::module_& helper, py::objec
   }
   report.derived_hidden_shapes = derived.hidden_shapes;
   report.derived_from = sets.value("origin", std::string("the reference's globals"));
-  // A GPU MODE task's check_implementation names its tolerance: it replaces the judge's default for
-  // every dtype, and the norm check keeps the default's ratio to rtol.
+  // A GPU MODE task's check_implementation, or a LeetGPU challenge's atol and rtol, name its tolerance:
+  // it replaces the judge's default for every dtype, and the norm check keeps the default's ratio to rtol.
   if (sets.contains("tolerance")) {
     const double rtol = sets.at("tolerance").at("rtol").get<double>();
     const double atol = sets.at("tolerance").at("atol").get<double>();
@@ -184,7 +184,8 @@ Task with_generalization_shapes(const Task& task, py::module_& helper, py::objec
       derived.tolerance[d] = {atol, rtol, base.rtol > 0.0 ? rtol * (base.norm_rtol / base.rtol) : 0.1 * rtol};
     }
     std::ostringstream note;
-    note << "tolerance from the task's check_implementation: rtol " << rtol << ", atol " << atol << " (every dtype)";
+    note << "tolerance from " << sets.value("tolerance_from", std::string("the task's check_implementation"))
+         << ": rtol " << rtol << ", atol " << atol << " (every dtype)";
     report.reference_notes.push_back(note.str());
   }
   return derived;
@@ -382,6 +383,10 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
     judge.set_candidate_kernels(facts.kernels);
     // A KernelBench-style task run by a submission of the output-argument harness (solve(x, out, N)).
     if (entry == "model" && facts.harness == "output-argument") entry = "output-argument";
+    // A LeetGPU CUDA submission is a library of device code: there is nothing to run it on without a GPU.
+    if (entry == "leetgpu" && options.device == "cpu" && submission.extension() != ".py")
+      return Error{"the LeetGPU submission " + submission.string() +
+                   " is CUDA code, built into a library and called on a GPU: run it with --device cuda"};
     judge.set_candidate_entry(entry, {stage_dir.string()});
     Answer loaded = judge.start_and_load(submission);
     if (!loaded.ok) {

@@ -182,6 +182,9 @@ Result<ShapeSet> shape_set_of(const nlohmann::json& item) {
 Result<Task> bare_task(const fs::path& file) {
   Task task;
   task.name = file.stem().string();
+  // A LeetGPU challenge is always challenge.py: its directory names it (19_reverse_array).
+  if (task.name == "challenge" && file.has_parent_path() && !fs::absolute(file).parent_path().filename().empty())
+    task.name = fs::absolute(file).parent_path().filename().string();
   task.reference = file;
   task.bare_kernelbench = true;
   task.public_shapes.emplace_back();

@@ -25,20 +25,24 @@ for _backend in (torch.backends.cuda.matmul, getattr(torch.backends.cudnn, "conv
         _backend.fp32_precision = "ieee"
 
 import kgate_gpumode
+import kgate_leetgpu
 from kgate_models import DTYPES as _DTYPES, apply_redraw, cast_model, redraw_plan_json  # noqa: F401 - the judge calls them
 
 
 def load_module(path, module_name, stage_dir=""):
     """The reference as the judge uses it: a KernelBench-style module (Model, get_inputs,
-    get_init_inputs), or a GPU MODE problem (generate_input, ref_kernel, task.yml) adapted to that
-    interface (kgate_gpumode.py). A GPU MODE problem's files (task.py, utils.py) are staged into
-    stage_dir first, where its imports find them."""
+    get_init_inputs), or a GPU MODE problem (generate_input, ref_kernel, task.yml) or a LeetGPU
+    challenge.py (Challenge: reference_impl, get_solve_signature) adapted to that interface
+    (kgate_gpumode.py, kgate_leetgpu.py). A GPU MODE problem's files (task.py, utils.py) are staged into
+    stage_dir first, where its imports find them; a challenge's core.challenge_base is found above it
+    or stood in for."""
     task_dir = os.path.dirname(os.path.abspath(path))
     gpumode_task = os.path.isfile(os.path.join(task_dir, "task.yml"))
     missing = []
     if gpumode_task and stage_dir:
         missing = kgate_gpumode.stage_files(task_dir, stage_dir)
         kgate_gpumode.add_to_path(stage_dir)
+    kgate_leetgpu.prepare_import(path)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {path}")
@@ -54,12 +58,24 @@ def load_module(path, module_name, stage_dir=""):
         return module
     if kgate_gpumode.is_gpumode_reference(module):
         return kgate_gpumode.make_adapter(module, task_dir, module_name)
-    raise ImportError(f"{path}: the reference defines neither Model, get_inputs and get_init_inputs (KernelBench) "
-                      "nor generate_input and ref_kernel (GPU MODE)")
+    if kgate_leetgpu.is_leetgpu_reference(module):
+        return kgate_leetgpu.make_adapter(module, module_name)
+    raise ImportError(f"{path}: the reference defines neither Model, get_inputs and get_init_inputs (KernelBench), "
+                      "nor generate_input and ref_kernel (GPU MODE), nor a Challenge with reference_impl and "
+                      "get_solve_signature (LeetGPU)")
+
+
+def _adapted(module):
+    """Whether the module is an adapter over a GPU MODE problem or a LeetGPU challenge: its data keeps the
+    task's own dtypes, and its sizes come from the task's own cases."""
+    return hasattr(module, "__kgate_gpumode__") or hasattr(module, "__kgate_leetgpu__")
 
 
 def entry_kind(module):
-    """What the worker enters the candidate through: "model" (ModelNew, else Model) or "custom_kernel"."""
+    """What the worker enters the candidate through: "model" (ModelNew, else Model), "custom_kernel" (GPU
+    MODE) or "leetgpu" (solve, from a Python file or a CUDA file's extern "C" function)."""
+    if hasattr(module, "__kgate_leetgpu__"):
+        return "leetgpu"
     return "custom_kernel" if hasattr(module, "__kgate_gpumode__") else "model"
 
 
@@ -100,8 +116,9 @@ def input_structure(module, structure_seed, dtype_name, device):
         if not isinstance(value, torch.Tensor):
             raise TypeError(f"get_inputs()[{i}] is a {type(value).__name__}; the runtime passes tensors only")
         value = value.to(device)
-        # A GPU MODE task's data keeps its own dtypes: generate_input() is the contract.
-        if value.is_floating_point() and dtype.is_floating_point and not hasattr(module, "__kgate_gpumode__"):
+        # A GPU MODE task's data keeps its own dtypes: generate_input() is the contract (a LeetGPU
+        # challenge's cases and solve's signature likewise).
+        if value.is_floating_point() and dtype.is_floating_point and not _adapted(module):
             value = value.to(dtype)
         out.append(value.contiguous())
     return out
@@ -190,7 +207,7 @@ def io_bytes(module, init_seed):
     """(bytes of get_inputs(), bytes of the reference's output) at the module's current shape globals,
     floating tensors counted at 4 bytes, measured on the meta device: no memory, no arithmetic. The
     output is None where an op has no meta kernel."""
-    if hasattr(module, "__kgate_gpumode__"):
+    if _adapted(module):
         return kgate_gpumode.io_bytes(module)
 
     def nbytes(t):
@@ -241,7 +258,7 @@ def _source_digest(reference_path):
         with open(task_yml, "rb") as f:
             text += b"\0" + f.read()
     # The judge's own helpers decide what is kept: a new version of them must not read an old answer.
-    for helper in (__file__, kgate_gpumode.__file__):
+    for helper in (__file__, kgate_gpumode.__file__, kgate_leetgpu.__file__):
         with open(helper, "rb") as f:
             text += b"\0" + f.read()
     return hashlib.sha256(text + b"\0" + torch.__version__.encode()).hexdigest()
@@ -297,9 +314,11 @@ def generalization_shapes(module):
     The shape symbols are the module-level ints (not bools) that change get_inputs()' shapes and leave
     get_init_inputs() as it is (the model's own sizes stay the task's). Hidden sets: every symbol halved,
     then halved and made odd; each kept only where the reference runs on it (meta device, no memory).
-    A GPU MODE task's sets are its task.yml tests."""
+    A GPU MODE task's sets are its task.yml tests, a LeetGPU challenge's its cases."""
     if hasattr(module, "__kgate_gpumode__"):
         return kgate_gpumode.shape_sets(module)
+    if hasattr(module, "__kgate_leetgpu__"):
+        return kgate_leetgpu.shape_sets(module)
     base_shapes, base_init = _meta_shapes(module)
     symbols = {}
     for name, value in sorted(vars(module).items()):

@@ -60,13 +60,19 @@ def _as_list(value):
     return list(value)
 
 
-def _compile_through_judge(request):
-    """The worker may not exec nvcc or ninja: the judge compiles outside the sandbox and returns the .so."""
+def _library_through_judge(request):
+    """The worker may not exec nvcc or ninja: the judge compiles outside the sandbox and returns the .so's
+    path."""
     _send({"op": "compile", "request": request})
     reply = _receive()
     if reply.get("op") != "compiled":
         raise RuntimeError("kgate compile cache: " + reply.get("message", "compilation failed"))
-    path = reply["so"]
+    return reply["so"]
+
+
+def _compile_through_judge(request):
+    """A load_inline/load extension, compiled by the judge, imported here."""
+    path = _library_through_judge(request)
     loader = importlib.machinery.ExtensionFileLoader(request["name"], path)
     spec = importlib.util.spec_from_file_location(request["name"], path, loader=loader)
     module = importlib.util.module_from_spec(spec)
@@ -111,12 +117,28 @@ def install_compile_hook(read_fd, write_fd):
     cpp_extension.load = _load
 
 
+def _cuda_library_entry(path):
+    """A LeetGPU CUDA submission: the judge builds the file into a shared library (nvcc -shared, as the
+    harness does) and the entry calls its extern "C" solve through ctypes."""
+    import hashlib
+    import kgate_leetgpu
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    name = "kgate_solution_" + hashlib.sha256(text.encode()).hexdigest()[:16]
+    source = "solution" + (os.path.splitext(path)[1] or ".cu")
+    library = _library_through_judge({"kind": "shared_library", "name": name, "sources": {source: text}})
+    return kgate_leetgpu.library_entry(library)
+
+
 def import_candidate(path, module_name, entry="model", paths=()):
     """Imports the submission and returns its entry as a factory of modules over the inputs: for entry
     "model" its ModelNew class (KernelBench), else its Model (harnesses that keep the reference's class
     name); for "custom_kernel" GPU MODE's function wrapped by kgate_gpumode.Entry; for "output-argument"
-    its solve (or solution) wrapped by kgate_output_argument.Entry. `paths`: directories
+    its solve (or solution) wrapped by kgate_output_argument.Entry; for "leetgpu" its solve wrapped by
+    kgate_leetgpu.Entry, from a Python file or a CUDA file built into a library. `paths`: directories
     the harness puts beside the submission (a GPU MODE problem's task.py and utils.py)."""
+    if entry == "leetgpu" and not path.endswith(".py"):
+        return _cuda_library_entry(path)
     for directory in paths:
         if directory not in sys.path:
             sys.path.insert(0, directory)
@@ -138,6 +160,9 @@ def import_candidate(path, module_name, entry="model", paths=()):
     if entry == "output-argument":
         import kgate_output_argument
         return kgate_output_argument.candidate_entry(module)
+    if entry == "leetgpu":
+        import kgate_leetgpu
+        return kgate_leetgpu.candidate_entry(module)
     for name in ("ModelNew", "Model"):
         if isinstance(getattr(module, name, None), type):
             return getattr(module, name)
@@ -151,11 +176,12 @@ def build(factory, init_seed, init_inputs_json, dtype_name, device):
 
 
 def _runtime_entry(model):
-    """Whether the model is exactly one of the runtime's own entry classes (a GPU MODE or output-argument
-    function wrapped by the runtime), never a subclass the candidate made."""
+    """Whether the model is exactly one of the runtime's own entry classes (a GPU MODE, output-argument or
+    LeetGPU function wrapped by the runtime), never a subclass the candidate made."""
     import kgate_gpumode
+    import kgate_leetgpu
     import kgate_output_argument
-    return type(model) in (kgate_gpumode.Entry, kgate_output_argument.Entry)
+    return type(model) in (kgate_gpumode.Entry, kgate_output_argument.Entry, kgate_leetgpu.Entry)
 
 
 def prepare_call(model, inputs):

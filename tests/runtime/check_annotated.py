@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs `kgate run` on one annotated runtime candidate and checks the verdict it must get.
 
-The candidate's first lines say what is expected (corpus/runtime/README and docs/runtime.md):
+The candidate's first lines say what is expected (corpus/runtime/README and docs/runtime.md; a CUDA
+candidate writes them after `//`):
   # runtime-task: <task dir, task.yaml or bare KernelBench .py, relative to the repo root>
   # runtime-expect: <verdict> [<reason id>]
   # runtime-expect-message: <text the reason's message must contain>   (optional)
@@ -25,6 +26,8 @@ def annotations(path):
     found = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
+            if line.startswith("//"):  # a CUDA candidate's annotations
+                line = "#" + line[2:]
             if not line.startswith("#"):
                 break
             for key in ("runtime-task", "runtime-expect", "runtime-expect-message", "runtime-expect-message-cuda",
