@@ -263,6 +263,18 @@ bool same_outputs(const Outputs& a, const Outputs& b) {
   return true;
 }
 
+bool outputs_copy_inputs(const Outputs& outputs, const std::vector<at::Tensor>& inputs) {
+  if (outputs.empty()) return false;
+  // Bits, not values: a NaN copied is a copy.
+  const auto bits = [](const at::Tensor& t) { return t.contiguous().reshape({-1}).view(at::kByte); };
+  return std::all_of(outputs.begin(), outputs.end(), [&](const at::Tensor& out) {
+    return std::any_of(inputs.begin(), inputs.end(), [&](const at::Tensor& in) {
+      return out.defined() && in.defined() && out.sizes() == in.sizes() && out.scalar_type() == in.scalar_type() &&
+             out.device() == in.device() && at::equal(bits(out), bits(in));
+    });
+  });
+}
+
 Tolerance scaled_to_output(Tolerance tol, const at::Tensor& expected) {
   if (!expected.defined() || !at::isFloatingType(expected.scalar_type()) || expected.numel() == 0) return tol;
   const auto flat = expected.detach().reshape({-1});

@@ -40,6 +40,10 @@ CompareResult compare_all(const Outputs& expected, const Outputs& actual, const 
 // Whether two outputs hold the same number of tensors, each of the same shape, dtype and bits.
 bool same_outputs(const Outputs& a, const Outputs& b);
 
+// Whether every tensor of `outputs` equals (shape, dtype and bits) one of `inputs`: an expected output that
+// is a copy of an input needs no kernel to compute (a reverse or a sort of one element, in place).
+bool outputs_copy_inputs(const Outputs& outputs, const std::vector<at::Tensor>& inputs);
+
 // "output" for a single tensor, "output[i]" where there are several: the name a message gives it.
 std::string output_name(const Outputs& outputs, std::size_t i);
 

@@ -325,7 +325,9 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
   if (measured.contains("trace")) {
     auto trace = trace_from_json(measured["trace"]);
     if (!trace) return fail({"malformed-trace", trace.error()});
-    if (auto reason = check_kernels_ran(*trace, kernels_)) return fail(*reason);
+    // A case whose expected output is a copy of an input (reversing one element in place) needs no kernel.
+    if (!trace->kernels.empty() || !outputs_copy_inputs(expected, originals))
+      if (auto reason = check_kernels_ran(*trace, kernels_)) return fail(*reason);
     if (measured.contains("stream") && measured["stream"].is_number_unsigned())
       if (auto reason = check_unjoined_work(*trace, measured["stream"].get<std::uint32_t>())) return fail(*reason);
     // Library kernels per call; the own-kernel share is judged on the timed series (a small shape's

@@ -7,6 +7,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/ops/matmul.h>
+#include <ATen/ops/arange.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/ones.h>
 #include <ATen/ops/rand.h>
@@ -229,6 +230,20 @@ TEST(SameOutputs, SameCountShapeDtypeAndBits) {
   EXPECT_FALSE(same_outputs({a}, {a.to(at::kDouble)}));
   EXPECT_FALSE(same_outputs({a}, {a + 1.0}));
   EXPECT_FALSE(same_outputs({a}, {at::Tensor()}));
+}
+
+TEST(CompareOutputs, OutputsThatCopyInputsNeedNoKernel) {
+  const at::Tensor x = at::arange(6, at::kFloat);
+  const at::Tensor y = at::arange(6, at::kFloat) * 2;
+  EXPECT_TRUE(outputs_copy_inputs({x.clone()}, {y, x}));
+  EXPECT_TRUE(outputs_copy_inputs({x.clone(), y.clone()}, {y, x}));
+  EXPECT_FALSE(outputs_copy_inputs({x + 1}, {y, x}));           // a computed value
+  EXPECT_FALSE(outputs_copy_inputs({x.to(at::kDouble)}, {x}));  // same values, another dtype
+  EXPECT_FALSE(outputs_copy_inputs({x.reshape({2, 3})}, {x}));  // same bits, another shape
+  EXPECT_FALSE(outputs_copy_inputs({x.clone(), x + 1}, {x}));   // one of two outputs computed
+  EXPECT_FALSE(outputs_copy_inputs({}, {x}));
+  const at::Tensor nan = at::full({3}, std::numeric_limits<float>::quiet_NaN());
+  EXPECT_TRUE(outputs_copy_inputs({nan.clone()}, {nan}));  // a NaN copied is a copy
 }
 
 }  // namespace
