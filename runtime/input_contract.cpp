@@ -15,6 +15,7 @@
 #include <ATen/ops/equal.h>
 #include <ATen/ops/isfinite.h>
 #include <ATen/ops/round.h>
+#include <ATen/ops/square.h>
 #include <ATen/ops/sum.h>
 #include <ATen/ops/tril.h>
 #include <ATen/ops/triu.h>
@@ -36,6 +37,8 @@ struct Seen {
   bool symmetric = false;
   double min = std::numeric_limits<double>::infinity();
   double max = -std::numeric_limits<double>::infinity();
+  double sum_squares = 0.0;
+  std::int64_t count = 0;
 };
 
 bool all_true(const at::Tensor& t) { return at::all(t).item<bool>(); }
@@ -59,6 +62,8 @@ Seen look(const at::Tensor& tensor) {
     seen.integral = seen.integral && all_true(chunk.eq(at::round(chunk)));
     seen.min = std::min(seen.min, at::amin(chunk).item<double>());
     seen.max = std::max(seen.max, at::amax(chunk).item<double>());
+    seen.sum_squares += at::sum(chunk.to(at::kDouble).square()).item<double>();
+    seen.count += chunk.numel();
   }
   if (flat.numel() == 0) return seen;
   seen.probability = probability_rows(tensor, seen.min);
@@ -80,7 +85,21 @@ Seen combine(const Seen& a, const Seen& b) {
   c.symmetric = a.symmetric && b.symmetric;
   c.min = std::min(a.min, b.min);
   c.max = std::max(a.max, b.max);
+  c.sum_squares = a.sum_squares + b.sum_squares;
+  c.count = a.count + b.count;
   return c;
+}
+
+// The power of two nearest the values' RMS (in log scale), where it is below 1: exact to multiply by,
+// and 1 for randn-like values, so a KernelBench task's draws stay as they are. Larger values are drawn
+// at 1: an absolute tolerance set for the task's own values holds there too (huge tests magnitude).
+// nullopt for 1, or where there is no RMS.
+std::optional<double> magnitude(const Seen& seen) {
+  if (seen.count == 0 || !(seen.sum_squares > 0.0)) return std::nullopt;
+  const double rms = std::sqrt(seen.sum_squares / static_cast<double>(seen.count));
+  const double scale = std::exp2(std::round(std::log2(rms)));
+  if (scale >= 1.0 || !(scale > 0.0)) return std::nullopt;
+  return scale;
 }
 
 std::string number(double v) {
@@ -136,8 +155,12 @@ std::vector<InputSpec> infer_input_specs(const std::vector<std::vector<at::Tenso
         spec.pattern = Pattern::upper_triangular;
       else if (seen->symmetric)
         spec.pattern = Pattern::symmetric;
+      // Values drawn at random anywhere on the line keep the task's magnitude (not those in [0, 1) or
+      // rows of probabilities, whose range is the contract).
+      if (!spec.fill || *spec.fill == Fill::positive || *spec.fill == Fill::nonnegative) spec.scale = magnitude(*seen);
       spec.inferred = std::string(seen->probability ? "rows summing to 1, " : "") + "values in [" + number(seen->min) +
-                      ", " + number(seen->max) + "]" + over;
+                      ", " + number(seen->max) + "]" + over +
+                      (spec.scale ? ", drawn at scale " + number(*spec.scale) : "");
     }
     specs.push_back(std::move(spec));
   }

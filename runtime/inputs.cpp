@@ -264,6 +264,11 @@ std::vector<at::Tensor> fill_inputs(const std::vector<at::Tensor>& structure, co
     auto draw = fill == Fill::unit_interval
                     ? draw_unit_interval(original.sizes(), dist, dtype, gen, options, original.device())
                     : draw_values(original.sizes(), dist, dtype, gen, options, original.device());
+    // The task's own magnitude (inferred) for the distributions drawn around it; tiny and huge are
+    // magnitudes of the dtype, not of the task.
+    if (i < specs.size() && specs[i].scale && dist != Distribution::tiny && dist != Distribution::huge &&
+        (fill == Fill::random || fill == Fill::positive || fill == Fill::nonnegative))
+      draw.mul_(*specs[i].scale);
     draw = shape_by_fill(std::move(draw), fill, distribution_scale(dist, dtype));
     if (i < specs.size() && specs[i].pattern) draw = apply_pattern(std::move(draw), *specs[i].pattern);
     auto out = at::empty_like(original);  // keeps get_inputs()' layout (strides) and device

@@ -39,6 +39,10 @@ struct InputSpec {
   std::optional<Fill> fill;  // unset: random for floating tensors, keep otherwise
   std::optional<Pattern> pattern;
   std::string inferred;
+  // The magnitude of the task's own values (a power of two near their RMS, where below 1; unset: 1), inferred for a
+  // task without a manifest: the judge's random draws are scaled by it, so that a task whose inputs lie
+  // in [-0.1, 0.1] is not judged on values ten times larger than its tolerance was set for.
+  std::optional<double> scale;
 };
 
 struct Tolerance {

@@ -87,6 +87,35 @@ TEST(InferInputSpecs, NonFloatingEntriesGetNoContract) {
   EXPECT_TRUE(spec.inferred.empty());
 }
 
+TEST(InferInputSpecs, RandomValuesKeepTheTasksMagnitude) {
+  // randn: RMS 1, drawn as it is; a power of two near the RMS otherwise (uniform in [-0.1, 0.1]: 0.058).
+  EXPECT_FALSE(inferred([] { return at::randn({64, 64}); }).scale.has_value());
+  const auto small = inferred([] { return at::rand({64, 64}).mul_(0.2).sub_(0.1); });
+  ASSERT_TRUE(small.scale.has_value());
+  EXPECT_EQ(*small.scale, 0.0625);
+  EXPECT_NE(small.inferred.find("drawn at scale 0.0625"), std::string::npos);
+  EXPECT_EQ(inferred([] { return at::randn({64, 64}).abs_().mul_(0.01); }).scale, 0.0078125);  // nonnegative
+  // Larger values are drawn at 1: an absolute atol met at the task's magnitude is met there too.
+  EXPECT_FALSE(inferred([] { return at::randn({64, 64}).mul_(10.0); }).scale.has_value());
+  // Values in [0, 1) and probability rows: the range is the contract, not scaled.
+  EXPECT_FALSE(inferred([] { return at::rand({64, 64}).mul_(0.01); }).scale.has_value());
+  EXPECT_FALSE(inferred([] { return at::softmax(at::randn({8, 64}), -1); }).scale.has_value());
+}
+
+TEST(FillKeepsContract, RandomDrawsAreScaledButTinyAndHugeAreNot) {
+  InputSpec spec{"a", std::nullopt};
+  spec.scale = 0.0625;
+  const std::vector<at::Tensor> structure{at::empty({256, 256})};
+  const auto rms = [](const at::Tensor& t) { return t.square().mean().sqrt().item<double>(); };
+  const auto plain = fill_inputs(structure, {InputSpec{"a", std::nullopt}}, Distribution::normal, 5, {});
+  const auto scaled = fill_inputs(structure, {spec}, Distribution::normal, 5, {});
+  EXPECT_TRUE(at::equal(scaled[0], plain[0] * 0.0625));  // the same draw, exactly scaled
+  EXPECT_NEAR(rms(fill_inputs(structure, {spec}, Distribution::uniform, 5, {})[0]), 0.0625 / std::sqrt(3.0), 0.003);
+  for (Distribution dist : {Distribution::tiny, Distribution::huge})
+    EXPECT_TRUE(at::equal(fill_inputs(structure, {spec}, dist, 5, {})[0],
+                          fill_inputs(structure, {InputSpec{"a", std::nullopt}}, dist, 5, {})[0]));
+}
+
 // Every distribution the judge draws keeps the contract it was given.
 TEST(FillKeepsContract, EveryDistributionKeepsPatternAndRange) {
   const std::vector<InputSpec> specs{{"a", Fill::unit_interval, Pattern::lower_triangular, ""},
