@@ -78,17 +78,26 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
   }
   if (Status s = settle_contract(helper, reference, shapes, dtype); !s) return s;
   // The judge's clock on calls that run everything but forward: what a call costs around the work.
+  // kProbeCalls first, then one after each timed call, so that the medians compared below saw the same
+  // load on the machine (other runs compiling beside this one stretch both alike).
+  // Each probe draws its inputs anew and lets them go, so no more memory is held than before a timed call.
   std::vector<double> probe_round_trips;
-  {
+  const auto probe = [&](int calls) -> Result<std::optional<Answer>> {
     auto inputs = make_inputs(helper, reference, dtype, base_distribution_);
     if (!inputs) return Error{inputs.error()};
     std::vector<TensorSlot> slots;
     Outputs unused;
-    for (int i = 0; i < kProbeCalls; ++i) {
-      Answer probe = call_candidate(*inputs, slots, unused, true);
-      if (!probe.ok) return fail_case(probe.verdict, probe.reason);
-      probe_round_trips.push_back(probe.round_trip_s);
+    for (int i = 0; i < calls; ++i) {
+      Answer answer = call_candidate(*inputs, slots, unused, true);
+      if (!answer.ok) return std::optional<Answer>(answer);
+      probe_round_trips.push_back(answer.round_trip_s);
     }
+    return std::optional<Answer>();
+  };
+  {
+    auto probed = probe(kProbeCalls);
+    if (!probed) return Error{probed.error()};
+    if (*probed) return fail_case((*probed)->verdict, (*probed)->reason);
   }
   TimingReport timing;
   timing.shapes = shapes;
@@ -116,6 +125,9 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
     timing.reference.calls.push_back(*measure.reference);
     round_trips.push_back(measure.round_trip_s);
     for (auto& k : measure.trace.kernels) traced.kernels.push_back(std::move(k));
+    auto probed = probe(1);
+    if (!probed) return Error{probed.error()};
+    if (*probed) return fail_case((*probed)->verdict, (*probed)->reason);
   }
   if (Status s = summarize_series(timing.candidate); !s) return s;
   if (Status s = summarize_series(timing.reference); !s) return s;
