@@ -183,8 +183,10 @@ class Measurer {
     }
     if (block >= 0) blocks_[block].decisions += decisions(n, t, parent);
     halstead(n, t, parent, context);
+    // radon's visit_Assert adds 1 and does not walk the test: `assert a and b` is one decision.
+    const int inner = t == "assert_statement" ? -1 : block;
     const uint32_t k = ts::count(n);
-    for (uint32_t i = 0; i < k; ++i) visit(ts::child(n, i), n, context, block);
+    for (uint32_t i = 0; i < k; ++i) visit(ts::child(n, i), n, context, inner);
   }
 
   // A def: its body only (not its decorators, defaults or annotations), as a block of its own, with

@@ -64,6 +64,17 @@ TEST(PythonMetrics, FunctionsMatchRadon) {
   EXPECT_EQ(forward["line"], 19);
 }
 
+TEST(PythonMetrics, AnAssertIsOneDecisionWhateverItsTest) {
+  // radon's visit_Assert adds 1 and does not walk the test: its and/or/if-else are no decisions.
+  const FileResult r = analyze_source("assert.py", R"(
+def g(x):
+    assert x is not None and x > 0 or (x if x else 1) < -1
+    return x
+)",
+                                      AnalysisContext{});
+  EXPECT_EQ(function_named(r.metrics["maintainability"], "g")["cyclomatic"], 2);
+}
+
 TEST(PythonMetrics, FileMatchesRadon) {
   const FileResult r = analyze_source("snippet.py", kPython, AnalysisContext{});
   const auto& file = r.metrics["maintainability"]["file"];
