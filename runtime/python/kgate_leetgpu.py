@@ -29,6 +29,7 @@ import warnings
 import torch
 
 import kgate_gpumode
+import kgate_output_argument
 
 _INTEGER_CODES = "bBhHiIlLqQ"  # ctypes' type codes of the integer scalars: the shape symbols
 _SCALAR_CTYPES = {name: getattr(ctypes, name) for name in (
@@ -38,7 +39,7 @@ _SCALAR_CTYPES = {name: getattr(ctypes, name) for name in (
 # take signed integers; Entry hands solve the unsigned view, so the reference sorts and compares as unsigned.
 _SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
 GENERATORS = ("generate_performance_test", "generate_functional_test", "generate_example_test")
-ENTRY_NAMES = ("solve", "solution")
+ENTRY_NAMES = kgate_output_argument.ENTRY_NAMES  # solve, solution
 
 
 # ----- both sides: the entry -----
@@ -91,16 +92,9 @@ class Entry(kgate_gpumode.Entry):
 
 # ----- the worker's side: the candidate -----
 
-def entry_function(module):
-    for name in ENTRY_NAMES:
-        if callable(getattr(module, name, None)):
-            return getattr(module, name)
-    return None
-
-
 def candidate_entry(module):
     """The worker's factory for a Python candidate: Entry(solve, spec)."""
-    function = entry_function(module)
+    function = kgate_output_argument.entry_function(module)
     if function is None:
         raise ImportError("the submission defines no solve or solution (LeetGPU's entry point)")
     return lambda spec_json: Entry(function, spec_json)

@@ -119,7 +119,8 @@ def install_compile_hook(read_fd, write_fd):
 
 def _cuda_library_entry(path):
     """A LeetGPU CUDA submission: the judge builds the file into a shared library (nvcc -shared, as the
-    harness does) and the entry calls its extern "C" solve through ctypes."""
+    harness does) and the entry calls its solve through ctypes (extern "C", or a C++ solve by its mangled
+    name)."""
     import hashlib
     import kgate_leetgpu
     with open(path, encoding="utf-8") as f:

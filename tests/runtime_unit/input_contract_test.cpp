@@ -94,7 +94,6 @@ TEST(InferInputSpecs, RandomValuesKeepTheTasksMagnitude) {
   ASSERT_TRUE(small.scale.has_value());
   EXPECT_EQ(*small.scale, 0.0625);
   EXPECT_NE(small.inferred.find("drawn at scale 0.0625"), std::string::npos);
-  EXPECT_EQ(inferred([] { return at::randn({64, 64}).abs_().mul_(0.01); }).scale, 0.0078125);  // nonnegative
   // Larger values are drawn at 1: an absolute atol met at the task's magnitude is met there too.
   EXPECT_FALSE(inferred([] { return at::randn({64, 64}).mul_(10.0); }).scale.has_value());
   // Values in [0, 1) and probability rows: the range is the contract, not scaled.
