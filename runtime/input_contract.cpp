@@ -24,8 +24,11 @@ namespace kgate::runtime {
 namespace {
 
 constexpr std::int64_t kChunk = std::int64_t{1} << 24;
-// Zero patterns and symmetry are checked on inputs up to this many elements (a 16k x 16k matrix).
+// Zero patterns, symmetry and order are checked on inputs up to this many elements (a 16k x 16k matrix).
 constexpr std::int64_t kPatternLimit = std::int64_t{1} << 28;
+// An order is read off rows of at least this many entries: random values come out sorted by chance
+// with probability 1/n! per row (1/40320 here), so a short row says nothing.
+constexpr std::int64_t kSortedMinLength = 8;
 
 // What one draw of one input showed; facts of several draws combine with `and`.
 struct Seen {
@@ -35,6 +38,7 @@ struct Seen {
   bool lower = false;
   bool upper = false;
   bool symmetric = false;
+  bool sorted = false;
   double min = std::numeric_limits<double>::infinity();
   double max = -std::numeric_limits<double>::infinity();
   double sum_squares = 0.0;
@@ -72,6 +76,10 @@ Seen look(const at::Tensor& tensor) {
     seen.upper = all_true(at::tril(tensor, -1).eq(0));
     seen.symmetric = tensor.size(-1) == tensor.size(-2) && at::equal(tensor, tensor.transpose(-1, -2));
   }
+  if (tensor.dim() >= 1 && tensor.size(-1) >= kSortedMinLength && tensor.numel() <= kPatternLimit) {
+    const auto n = tensor.size(-1);
+    seen.sorted = all_true(tensor.narrow(-1, 1, n - 1).ge(tensor.narrow(-1, 0, n - 1)));
+  }
   return seen;
 }
 
@@ -83,6 +91,7 @@ Seen combine(const Seen& a, const Seen& b) {
   c.lower = a.lower && b.lower;
   c.upper = a.upper && b.upper;
   c.symmetric = a.symmetric && b.symmetric;
+  c.sorted = a.sorted && b.sorted;
   c.min = std::min(a.min, b.min);
   c.max = std::max(a.max, b.max);
   c.sum_squares = a.sum_squares + b.sum_squares;
@@ -155,6 +164,8 @@ std::vector<InputSpec> infer_input_specs(const std::vector<std::vector<at::Tenso
         spec.pattern = Pattern::upper_triangular;
       else if (seen->symmetric)
         spec.pattern = Pattern::symmetric;
+      else if (seen->sorted)
+        spec.pattern = Pattern::sorted;
       // Values drawn at random anywhere on the line keep the task's magnitude (not those in [0, 1) or
       // rows of probabilities, whose range is the contract).
       if (!spec.fill || *spec.fill == Fill::positive || *spec.fill == Fill::nonnegative) spec.scale = magnitude(*seen);

@@ -23,7 +23,8 @@ inline constexpr int kContractDraws = 3;
 //  - rows over the last dimension that are non-negative and sum to 1: probability;
 //  - values in [0, 1]: unit_interval; all positive: positive; all non-negative: nonnegative;
 //  - over the last two dimensions: zeros above or below the diagonal (lower/upper triangular, both:
-//    diagonal), else equality with the transpose (symmetric).
+//    diagonal), else equality with the transpose (symmetric); else rows over the last dimension of at
+//    least 8 entries that never decrease (sorted: the inputs of a merge or a search).
 std::vector<InputSpec> infer_input_specs(const std::vector<std::vector<at::Tensor>>& draws);
 
 // "lower_triangular, unit_interval (values in [0, 0.9999] over 3 draws)": a spec for people.

@@ -14,6 +14,7 @@
 #include <ATen/ops/abs.h>
 #include <ATen/ops/arange.h>
 #include <ATen/ops/index_select.h>
+#include <ATen/ops/nan_to_num.h>
 #include <ATen/ops/nonzero.h>
 #include <ATen/ops/tensor.h>
 #include <ATen/ops/empty_like.h>
@@ -23,6 +24,7 @@
 #include <ATen/ops/randn.h>
 #include <ATen/ops/randperm.h>
 #include <ATen/ops/softmax.h>
+#include <ATen/ops/sort.h>
 #include <ATen/ops/tril.h>
 #include <ATen/ops/triu.h>
 #include <ATen/ops/where.h>
@@ -155,9 +157,16 @@ at::Tensor draw_unit_interval(at::IntArrayRef sizes, Distribution dist, at::Scal
   return at::rand(sizes, gen, f32);
 }
 
-// Keeps the pattern over the last two dimensions: the zeros of a triangle or of the off-diagonal, or
-// the lower triangle mirrored (a symmetric draw of the same distribution).
+// Keeps the pattern: over the last two dimensions the zeros of a triangle or of the off-diagonal, or
+// the lower triangle mirrored (a symmetric draw of the same distribution); over the last dimension
+// the order (the draw sorted, with a NaN made +inf: a special value with no place in an order has no
+// place in a sorted input, while infinities and signed zeros keep theirs).
 at::Tensor apply_pattern(at::Tensor draw, Pattern pattern) {
+  if (pattern == Pattern::sorted) {
+    if (draw.dim() < 1) return draw;
+    const double inf = std::numeric_limits<double>::infinity();
+    return std::get<0>(at::sort(at::nan_to_num(draw, inf, inf, -inf), -1));
+  }
   if (draw.dim() < 2) return draw;
   switch (pattern) {
     case Pattern::lower_triangular:
@@ -169,6 +178,8 @@ at::Tensor apply_pattern(at::Tensor draw, Pattern pattern) {
     case Pattern::symmetric:
       if (draw.size(-1) != draw.size(-2)) return draw;
       return at::tril(draw).add(at::tril(draw, -1).transpose(-1, -2));
+    case Pattern::sorted:
+      break;
   }
   return draw;
 }

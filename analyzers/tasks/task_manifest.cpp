@@ -85,12 +85,15 @@ std::string_view pattern_name(Pattern p) {
       return "diagonal";
     case Pattern::symmetric:
       return "symmetric";
+    case Pattern::sorted:
+      return "sorted";
   }
   return "symmetric";
 }
 
 std::optional<Pattern> parse_pattern(std::string_view name) {
-  for (Pattern p : {Pattern::lower_triangular, Pattern::upper_triangular, Pattern::diagonal, Pattern::symmetric})
+  for (Pattern p :
+       {Pattern::lower_triangular, Pattern::upper_triangular, Pattern::diagonal, Pattern::symmetric, Pattern::sorted})
     if (pattern_name(p) == name) return p;
   return std::nullopt;
 }

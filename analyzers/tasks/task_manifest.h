@@ -26,8 +26,10 @@ enum class Fill { random, positive, nonnegative, unit_interval, probability, kee
 std::string_view fill_name(Fill);
 std::optional<Fill> parse_fill(std::string_view);
 
-// Where an input's entries are tied together: a zero pattern or a symmetry every draw keeps.
-enum class Pattern { lower_triangular, upper_triangular, diagonal, symmetric };
+// Where an input's entries are tied together: a zero pattern or a symmetry over the last two
+// dimensions, or an order over the last one (`sorted`: non-decreasing, the inputs of a merge or a
+// binary search), that every draw keeps.
+enum class Pattern { lower_triangular, upper_triangular, diagonal, symmetric, sorted };
 std::string_view pattern_name(Pattern);
 std::optional<Pattern> parse_pattern(std::string_view);
 

@@ -50,6 +50,23 @@ TEST(InferInputSpecs, SymmetricMatrices) {
   EXPECT_EQ(spec.fill, Fill::unit_interval);
 }
 
+TEST(InferInputSpecs, SortedRows) {
+  // The two inputs of a merge (LeetGPU's Parallel Merge sorts uniform draws), and a batch of rows.
+  const auto merge = inferred([] { return std::get<0>(at::sort(at::rand({1000}) * 20 - 10)); });
+  EXPECT_EQ(merge.pattern, Pattern::sorted);
+  EXPECT_FALSE(merge.fill.has_value());
+  EXPECT_EQ(inferred([] { return std::get<0>(at::sort(at::randn({4, 64}), -1)); }).pattern, Pattern::sorted);
+  // Equal neighbours keep an order; a descending row does not have it, nor do random values.
+  EXPECT_EQ(inferred([] { return at::repeat_interleave(std::get<0>(at::randn({16}).sort()), 4) * 0.5; }).pattern,
+            Pattern::sorted);
+  EXPECT_FALSE(inferred([] { return std::get<0>(at::sort(at::randn({64}), -1, true)); }).pattern.has_value());
+  EXPECT_FALSE(inferred([] { return at::randn({3, 4096}); }).pattern.has_value());
+  // Rows shorter than 8 entries come out sorted by chance too often to be read as a contract.
+  EXPECT_FALSE(inferred([] { return std::get<0>(at::sort(at::randn({2048, 4}), -1)); }).pattern.has_value());
+  // A triangular matrix of non-negative values has sorted-looking rows at places; its zeros win.
+  EXPECT_EQ(inferred([] { return at::tril(at::rand({16, 16})); }).pattern, Pattern::lower_triangular);
+}
+
 TEST(InferInputSpecs, SignAndRange) {
   EXPECT_EQ(inferred([] { return at::rand({1000}); }).fill, Fill::unit_interval);
   EXPECT_EQ(inferred([] { return at::rand({1000}) * 5 + 0.5; }).fill, Fill::positive);
@@ -130,6 +147,29 @@ TEST(FillKeepsContract, EveryDistributionKeepsPatternAndRange) {
     EXPECT_TRUE(at::equal(filled[1], filled[1].transpose(-1, -2)));
     EXPECT_TRUE(at::equal(filled[2], at::diag_embed(at::diagonal(filled[2], 0, -2, -1))));
     EXPECT_TRUE(filled[2].ge(0).all().item<bool>());
+  }
+}
+
+TEST(FillKeepsContract, SortedInputsStaySortedUnderEveryDistribution) {
+  const std::vector<InputSpec> specs{{"a", std::nullopt, Pattern::sorted, ""},
+                                     {"b", Fill::unit_interval, Pattern::sorted, ""}};
+  const std::vector<at::Tensor> structure{at::empty({5000}), at::empty({3, 300})};
+  InputOptions options;
+  options.special_values = {"inf", "nan"};
+  for (Distribution dist : all_distributions()) {
+    if (distribution_conflict(specs, dist)) continue;
+    const auto filled = fill_inputs(structure, specs, dist, 13, options);
+    SCOPED_TRACE(std::string(distribution_name(dist)));
+    for (const auto& x : filled) {
+      EXPECT_FALSE(x.isnan().any().item<bool>());  // NaN has no place in an order
+      const auto n = x.size(-1);
+      EXPECT_TRUE(x.narrow(-1, 1, n - 1).ge(x.narrow(-1, 0, n - 1)).all().item<bool>());
+    }
+    if (dist == Distribution::special) {  // the specials that do have an order stay
+      EXPECT_TRUE(filled[0].isinf().any().item<bool>());
+    } else {
+      EXPECT_TRUE(filled[1].ge(0).logical_and(filled[1].lt(1)).all().item<bool>());
+    }
   }
 }
 
