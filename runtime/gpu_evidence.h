@@ -40,9 +40,10 @@ std::optional<Reason> check_l2_pinning(const L2Pinning&, const std::string& when
 std::optional<Reason> check_kernels_ran(const Trace&, const std::vector<std::string>& own_kernel_names);
 
 // timing-inconsistent (T5, T6): the worker's timer runs next to the candidate's code and could be made
-// to report anything. The judge's round trip of a call, less that of an empty call, bounds the real
-// time from above; a reported time far below it (4x, plus 1 ms for forward's own host overhead) is forged.
-std::optional<Reason> check_timer_consistency(double reported_s, double round_trip_s, double empty_call_s);
+// to report anything. The judge's round trip of a call, less that of an empty call made under the same
+// load (judged_s), bounds the real time from above; a reported time far below it (4x, plus 1 ms for
+// forward's own host overhead) is forged.
+std::optional<Reason> check_timer_consistency(double reported_s, double judged_s);
 
 // The task's runtime policy over the timed calls' kernels: library-kernel (F6) when cuBLAS, cuDNN or
 // CUTLASS kernels ran and the task forbids them (ATen's elementwise, copy and fill kernels stay allowed),

@@ -78,8 +78,9 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
   }
   if (Status s = settle_contract(helper, reference, shapes, dtype); !s) return s;
   // The judge's clock on calls that run everything but forward: what a call costs around the work.
-  // kProbeCalls first, then one after each timed call, so that the medians compared below saw the same
-  // load on the machine (other runs compiling beside this one stretch both alike).
+  // kProbeCalls first (warming the path), then one right after each timed call: each timed call's
+  // round trip less its own probe's saw the same load on the machine (other runs compiling beside this
+  // one stretch both alike), and the median of those differences is what the judge saw forward take.
   // Each probe draws its inputs anew and lets them go, so no more memory is held than before a timed call.
   std::vector<double> probe_round_trips;
   const auto probe = [&](int calls) -> Result<std::optional<Answer>> {
@@ -104,6 +105,7 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
   timing.dtype = std::string(dtype_name(dtype));
   timing.warmup_calls = kMinWarmup + static_cast<int>(secret_u64() % (kMaxWarmup - kMinWarmup + 1));
   std::vector<double> round_trips;
+  std::vector<double> judged;  // per timed call: its round trip less the probe's right after it
   Trace traced;
   for (int i = 0; i < timing.warmup_calls + options_.timed_calls; ++i) {
     CaseResult result;
@@ -128,6 +130,7 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
     auto probed = probe(1);
     if (!probed) return Error{probed.error()};
     if (*probed) return fail_case((*probed)->verdict, (*probed)->reason);
+    judged.push_back(measure.round_trip_s - probe_round_trips.back());
   }
   if (Status s = summarize_series(timing.candidate); !s) return s;
   if (Status s = summarize_series(timing.reference); !s) return s;
@@ -159,11 +162,11 @@ Status Judge::run_timing(py::module_& helper, py::object& reference) {
       }
     }
   }
-  const double median_round_trip = median(round_trips);
-  const double median_probe = median(probe_round_trips);
+  timing.call_round_trip_s = median(round_trips);
+  timing.judged_s = median(judged);
   report_.timing = timing;
   // Verdicts on the whole series. The judge's own clock first: it is the one the worker cannot touch.
-  if (auto reason = check_timer_consistency(timing.candidate.synced.median, median_round_trip, median_probe))
+  if (auto reason = check_timer_consistency(timing.candidate.synced.median, timing.judged_s))
     return fail_case(Verdict::fail, *reason);
   if (timing.roofline)
     if (auto reason = check_physics_floor(timing.flops, timing.bytes, timing.candidate.synced.median, floor_peaks))

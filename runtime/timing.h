@@ -42,6 +42,10 @@ struct TimingReport {
   // time spent in the candidate's own kernels (F5).
   std::vector<KernelSummary> kernels;
   double own_kernel_share = 0.0;
+  // The judge's own clock (timing-inconsistent, T5/T6): the median round trip of a timed call, and the
+  // median of each timed call's round trip less that of the empty call made right after it.
+  double call_round_trip_s = 0.0;
+  double judged_s = 0.0;
   // From the task's FLOP/byte formulas at the timed shape, over the candidate's median, against the
   // device's peaks: absent when the task has no formulas or no peaks are known for the GPU.
   std::optional<RooflinePoint> roofline;
