@@ -61,6 +61,11 @@ def summarize_report(report):
         if case.get("verdict") != "pass" and case.get("reason"):
             failed[case["reason"]["id"]] += 1
     out["failed_cases"] = dict(failed)
+    timing = report.get("timing") or {}
+    if timing:
+        out["timing"] = {"reported_s": (timing.get("candidate") or {}).get("synced", {}).get("median_s"),
+                         "judged_s": (timing.get("judge_clock") or {}).get("judged_s"),
+                         "speedup": timing.get("speedup")}
     contracts = [i for i in report.get("inputs", []) if i.get("fill") not in (None, "random") or i.get("pattern")]
     if contracts:
         out["inputs"] = contracts
