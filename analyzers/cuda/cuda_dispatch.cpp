@@ -454,6 +454,10 @@ void link(FactSet& facts) {
       work.push_back(i);
     }
   };
+  // A program's own `main` (a standalone benchmark or test driver in a kernel repository) is a root too,
+  // but what only it reaches runs as a program, never under a harness: its facts get the guard of
+  // Python's `if __name__ == "__main__"` (script_main), which harness-facing rules leave alone.
+  std::vector<int> program_roots;
 
   bool python_host = !facts.modules.empty() && !is_cpp(facts.modules[0].language);
   if (python_host) {
@@ -480,8 +484,11 @@ void link(FactSet& facts) {
       const auto& f = facts.functions[i];
       bool exported = std::any_of(f.decorators.begin(), f.decorators.end(),
                                   [](const std::string& d) { return d.rfind("export:", 0) == 0; });
-      if (exported || has_decorator(f, "tensor-entry") || f.qualname == "main") {
+      if (exported || has_decorator(f, "tensor-entry")) {
         mark(static_cast<int>(i));
+        any_entry = true;
+      } else if (f.qualname == "main") {
+        program_roots.push_back(static_cast<int>(i));
         any_entry = true;
       }
     }
@@ -498,21 +505,36 @@ void link(FactSet& facts) {
     if (!t.empty()) l.kernel_function = t.front();
   }
 
-  while (!work.empty()) {
-    int f = work.back();
-    work.pop_back();
-    int g = group_of(facts, facts.functions[f].module);
-    for (int ci : graph.calls_of[f]) {
-      const auto& c = facts.calls[ci];
-      if (c.guard.dead()) continue;
-      for (int t : graph.targets(g, c.resolved)) mark(t);
+  const auto propagate = [&] {
+    while (!work.empty()) {
+      int f = work.back();
+      work.pop_back();
+      int g = group_of(facts, facts.functions[f].module);
+      for (int ci : graph.calls_of[f]) {
+        const auto& c = facts.calls[ci];
+        if (c.guard.dead()) continue;
+        for (int t : graph.targets(g, c.resolved)) mark(t);
+      }
+      for (int li : graph.launches_of[f]) {
+        const auto& l = facts.launches[li];
+        if (l.guard.dead() || l.grid_empty) continue;
+        mark(l.kernel_function);
+      }
     }
-    for (int li : graph.launches_of[f]) {
-      const auto& l = facts.launches[li];
-      if (l.guard.dead() || l.grid_empty) continue;
-      mark(l.kernel_function);
-    }
-  }
+  };
+  propagate();
+  const std::vector<char> entry_reach = reach;
+  for (int root : program_roots) mark(root);
+  propagate();
+  const auto program_only = [&](int fn) {
+    return fn >= 0 && fn < static_cast<int>(n) && reach[fn] && !entry_reach[fn];
+  };
+  for (auto& c : facts.calls)
+    if (program_only(c.function)) c.guard.script_main = true;
+  for (auto& l : facts.launches)
+    if (l.kind != LaunchKind::Extension && program_only(l.function)) l.guard.script_main = true;
+  for (auto& w : facts.writes)
+    if (program_only(w.function)) w.guard.script_main = true;
 
   auto cpp_function = [&](int fn) {
     return fn >= 0 && fn < static_cast<int>(n) && is_cpp(facts.modules[facts.functions[fn].module].language);

@@ -16,3 +16,21 @@ torch::Tensor entry(torch::Tensor x) {
   auto current = at::cuda::getCurrentCUDAStream();
   return x;
 }
+
+// What only a program's own main() reaches (a benchmark driver in a kernel repository) runs under no
+// harness, like Python's `if __name__ == "__main__":` block.
+void overlap_copies(float* dst, const float* src, size_t n) {
+  cudaStream_t copy_stream;
+  // ok: cpp-side-stream
+  cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking);
+  cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyDeviceToDevice, copy_stream);
+}
+
+int main() {
+  float *a = nullptr, *b = nullptr;
+  cudaStream_t s;
+  // ok: cpp-side-stream
+  cudaStreamCreate(&s);
+  overlap_copies(a, b, 16);
+  return 0;
+}
