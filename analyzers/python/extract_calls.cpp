@@ -535,6 +535,9 @@ void Extractor::mark_written_deep(int scope, TSNode expr, int depth, bool launch
     for (const Binding& b : it->second) {
       if (ts_node_is_null(b.expr)) continue;
       if (ts::is(b.expr, "call")) mark_written_deep(scope, b.expr, depth + 1, launch);
+      // A plain alias, on any path (`dst = output` in one branch of a ping-pong between two buffers):
+      // what the alias is handed to may write the aliased tensor.
+      if (ts::is(b.expr, "identifier")) mark_written_deep(scope, b.expr, depth + 1, launch);
       // A list handed to a launch (or to the call that builds its argument, torch.tensor(table)) is a
       // table for the kernel: what its literal holds and what is appended to it are launch arguments.
       if (launch && (ts::is(b.expr, "list") || ts::is(b.expr, "tuple"))) {
