@@ -200,6 +200,7 @@ Table call_table() {
          const int fn = f.calls[i].function;
          return b(fn >= 0 && fn < static_cast<int>(f.functions.size()) && f.functions[fn].input_generator);
        }},
+      {"output_contract", [](const FactSet& f, size_t) { return s(f.output_contract); }},
   };
   add_guard_fields<Call>(t, &FactSet::calls);
   return t;
@@ -256,6 +257,7 @@ Table write_table() {
       {"function", [](const FactSet& f, size_t i) { return s(f.function_name(f.writes[i].function)); }},
       {"function_kind", [](const FactSet& f, size_t i) { return s(function_kind_of(f, f.writes[i].function)); }},
       {"reachable", [](const FactSet& f, size_t i) { return b(f.writes[i].reachable); }},
+      {"output_contract", [](const FactSet& f, size_t) { return s(f.output_contract); }},
   };
   add_guard_fields<AttributeWrite>(t, &FactSet::writes);
   return t;

@@ -413,6 +413,11 @@ struct FactSet {
   std::string harness_without_entry = "unjudged";  // the profile's verdict when its entry is missing
   std::string harness_entry;  // what the profile enters through, for messages ("ModelNew.forward", "custom_kernel")
   bool harness_reference = false;
+  // Where the entry's output parameters come from, for a harness that hands the entry its outputs
+  // (output-argument): "task" (--task: LeetGPU's get_solve_signature, a manifest), "names" (only the
+  // profile's output names: out, output, *_out, ...; another parameter the entry writes may be an output
+  // too); empty for harnesses whose entry returns its outputs.
+  std::string output_contract;
   DtypeContract contract;  // set by the pipeline before the rules run
   // C++ roots by name, for a raw C++ file whose harness names entry functions (GPU MODE's
   // custom_kernel); empty: exported and tensor-taking host functions are the roots.

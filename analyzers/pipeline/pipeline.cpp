@@ -277,14 +277,44 @@ std::vector<python::SiblingModule> sibling_modules(const std::string& path,
   return found;
 }
 
+// Where no --task names an output-argument entry's outputs: the harness's own reference beside the
+// file that declares them (LeetGPU's challenge.py, get_solve_signature), read once per batch, as the
+// reference beside a file gives its dtype contract. Otherwise the outputs are the profile's names alone.
+HarnessChoice with_outputs_beside(const std::string& path, const AnalysisContext& context) {
+  HarnessChoice choice = context.harness;
+  if (choice.output_positions || !choice.output_names.empty()) return choice;
+  const HarnessSet& set = choice.set ? *choice.set : default_harnesses();
+  const std::filesystem::path self(path);
+  for (const HarnessProfile& profile : set.profiles()) {
+    if (profile.outputs.empty()) continue;
+    for (const std::string& name : profile.reference_files) {
+      if (name.find_first_of("*?[") != std::string::npos) continue;
+      const std::filesystem::path reference = self.parent_path() / name;
+      std::error_code ec;
+      if (reference.filename() == self.filename() || reference.extension() != ".py" ||
+          !std::filesystem::is_regular_file(reference, ec))
+        continue;
+      ReferenceSummaries local;
+      const ReferenceSummary found = context.reference_summaries
+                                         ? context.reference_summaries->of(reference, context.limits)
+                                         : local.of(reference, context.limits);
+      if (found.output_names.empty()) continue;
+      choice.output_names = found.output_names;
+      choice.input_names = found.input_names;
+      return choice;
+    }
+  }
+  return choice;
+}
+
 // C++/CUDA facts: for a raw .cu/.cpp file (module 0 is created from the host), and for the C++
 // strings a Python submission embeds (modules the Python extractor added). Then the cross-language
 // link marks what Python's extension calls reach.
 void extract_cpp_facts(const SourceFile& file, FactSet& facts, std::vector<Diagnostic>& diagnostics,
-                       const AnalysisContext& context) {
+                       const AnalysisContext& context, const HarnessChoice& harness) {
   const bool raw_cpp = facts.modules.empty();
   if (context.cpp_engine == "none") {
-    if (raw_cpp) apply_cpp_harness(file, facts, context.harness);
+    if (raw_cpp) apply_cpp_harness(file, facts, harness);
     return;
   }
   const bool has_cpp = raw_cpp || std::any_of(facts.modules.begin(), facts.modules.end(), [](const Module& m) {
@@ -295,12 +325,12 @@ void extract_cpp_facts(const SourceFile& file, FactSet& facts, std::vector<Diagn
   options.force_tree_sitter = context.cpp_engine == "tree-sitter";
   options.compile_commands = context.compile_commands;
   cuda::extract_facts(file, facts, diagnostics, options);
-  if (raw_cpp) apply_cpp_harness(file, facts, context.harness);
+  if (raw_cpp) apply_cpp_harness(file, facts, harness);
   cuda::link(facts);
   if (raw_cpp && !facts.harness.empty()) {
-    const HarnessSet& set = context.harness.set ? *context.harness.set : default_harnesses();
+    const HarnessSet& set = harness.set ? *harness.set : default_harnesses();
     if (const HarnessProfile* profile = set.find(facts.harness); profile && !profile->outputs.empty())
-      note_c_entry_params(facts, *profile, context.harness);
+      note_c_entry_params(facts, *profile, harness);
   }
   if (context.ptx != "off") ptx::witness(file, facts, diagnostics);
   if (raw_cpp && !facts.cpp_entry_functions.empty()) {
@@ -378,6 +408,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   }
 
   std::vector<std::pair<std::string, std::string>> python_sidecars;  // a bundle's .py sidecars
+  const HarnessChoice harness = with_outputs_beside(path, context);
   if (source) {
     try {
       if (kind == ingest::FileKind::Python) {
@@ -385,7 +416,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
         // text, with the sidecars standing in for sibling files.
         ingest::Bundle bundle = ingest::split_bundle(source->text);
         if (!bundle.sidecars.empty()) source = SourceFile(source->path, std::move(bundle.host));
-        const ts::TreePtr tree = python::extract_facts(*source, context.limits, facts, produced, context.harness,
+        const ts::TreePtr tree = python::extract_facts(*source, context.limits, facts, produced, harness,
                                                        sibling_modules(path, bundle.sidecars, context.limits));
         if (tree) metrics::measure_python(ts_tree_root_node(tree.get()), source->text, facts);
         read_sibling_sources(*source, facts, context.limits, bundle.sidecars, result.sources_read);
@@ -393,7 +424,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
           if (ingest::kind_from_path(name) == ingest::FileKind::Python)
             python_sidecars.emplace_back(name, std::move(text));
       }
-      extract_cpp_facts(*source, facts, produced, context);
+      extract_cpp_facts(*source, facts, produced, context, harness);
       metrics::measure_cpp(*source, facts);
       // Calls into Python modules of the submission's directory: what they reach, at the call.
       if (kind == ingest::FileKind::Python) {
@@ -402,7 +433,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
           std::vector<std::string> read;
           python::extract_facts(f, context.limits, out, dropped, choice, sibling_modules(f.path, {}, context.limits));
           read_sibling_sources(f, out, context.limits, {}, read);
-          extract_cpp_facts(f, out, dropped, context);
+          extract_cpp_facts(f, out, dropped, context, context.harness);
         };
         follow_imported_modules(*source, facts, context.limits, python_sidecars, extract_module, 0, nullptr,
                                 &result.helpers_read);

@@ -481,6 +481,8 @@ void Extractor::find_entries() {
   }
   // Output parameters of the entry functions: outputs, not inputs (receiver kind Output).
   if (!profile_->outputs.empty())
+    facts_.output_contract = harness_.output_positions || !harness_.output_names.empty() ? "task" : "names";
+  if (!profile_->outputs.empty())
     for (const auto& name : functions) {
       const int fi = module_function_named(name);
       if (fi < 0) continue;

@@ -53,6 +53,20 @@ if "$kgate" check "$corpus/submissions/cheats/helper_module_patches_timer/submis
 else
   echo "FAIL the entry file of helper_module_patches_timer was expected to pass on its own"; fail=1
 fi
+# Without the challenge.py that names solve's outputs, a write into a parameter no profile name marks
+# an output (sums) may be the output's: a warning that says how to name them, never a rejection.
+alone="$(mktemp -d)"
+cp "$corpus/submissions/honest/leetgpu_column_sums_beside_challenge/solution.py" "$alone/"
+got="$("$kgate" check --format json "$alone/solution.py" | python3 -c '
+import json, sys
+f = json.load(sys.stdin)["files"][0]
+print(f["verdict"], sorted({(d["rule"], d["severity"]) for d in f["findings"]}))')"
+rm -rf "$alone"
+if [ "$got" = "pass [('input-mutation', 'warning')]" ]; then
+  echo "ok a LeetGPU solution alone: its write into sums is a warning (no task names the outputs)"
+else
+  echo "FAIL a LeetGPU solution alone: got '$got', expected pass with an input-mutation warning"; fail=1
+fi
 # A file is not a submission directory.
 "$kgate" check --submission "$bundle" > /dev/null 2>&1
 rc=$?
