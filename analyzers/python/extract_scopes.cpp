@@ -480,9 +480,8 @@ void Extractor::find_entries() {
     if (found.size() > 1) facts_.entry_definitions.insert(facts_.entry_definitions.end(), found.begin(), found.end());
   }
   // Output parameters of the entry functions: outputs, not inputs (receiver kind Output).
-  if (!profile_->outputs.empty())
+  if (!profile_->outputs.empty()) {
     facts_.output_contract = harness_.output_positions || !harness_.output_names.empty() ? "task" : "names";
-  if (!profile_->outputs.empty())
     for (const auto& name : functions) {
       const int fi = module_function_named(name);
       if (fi < 0) continue;
@@ -494,6 +493,7 @@ void Extractor::find_entries() {
                 harness_.output_names.end())
           output_params_.emplace_back(fi, params[i]);
     }
+  }
   // What the profile enters through, for messages: "ModelNew.forward", "custom_kernel".
   std::string entry;
   for (const auto& c : profile_->entry_classes)
