@@ -56,7 +56,10 @@ ReferenceSummary ReferenceSummaries::of(const std::filesystem::path& reference, 
     const ts::TreePtr tree = python::extract_facts(*source, limits, facts, diagnostics);
     summary.contract = contract_of_reference(facts, reference.filename().string());
     read_entry_layout(facts, summary);
-    if (tree) read_solve_signature(ts_tree_root_node(tree.get()), source->text, summary);
+    if (tree) {
+      read_solve_signature(ts_tree_root_node(tree.get()), source->text, summary);
+      summary.seeded = read_seeded_draws(facts, *source, ts_tree_root_node(tree.get()));
+    }
     for (const Call& call : facts.calls)
       if (auto k = reference_call_key(facts, *source, call)) summary.calls.insert(std::move(*k));
   }
@@ -171,10 +174,10 @@ DtypeContract resolve_contract(const FactSet& facts, const AnalysisContext& cont
   return {};
 }
 
-void mark_reference_mirrors(FactSet& facts, const SourceFile& source, const ReferenceSummary& reference) {
-  if (reference.calls.empty()) return;
+void mark_reference_mirrors(FactSet& facts, const SourceFile& source, TSNode root, const ReferenceSummary& reference) {
   for (Call& call : facts.calls)
     if (auto k = reference_call_key(facts, source, call)) call.mirrors_reference = reference.calls.count(*k) > 0;
+  if (!ts_node_is_null(root)) mark_seeded_draws(facts, source, root, reference.seeded);
 }
 
 }  // namespace kgate

@@ -24,6 +24,7 @@
 
 #include "analyzers/core/facts.h"
 #include "analyzers/ingest/ingest.h"
+#include "analyzers/pipeline/task_seed.h"
 
 namespace kgate {
 
@@ -50,6 +51,8 @@ struct ReferenceSummary {
   std::vector<std::string> input_names;
   // (name of the enclosing function, resolved callee, the call's text without whitespace)
   std::set<std::tuple<std::string, std::string, std::string>> calls;
+  // The draws its functions make from PyTorch's generator seeded by one of their inputs (task_seed.h).
+  SeededDraws seeded;
 };
 
 // The positional layout of ReferenceSummary (tensor_inputs, outputs) read from a reference's facts.
@@ -84,7 +87,8 @@ std::optional<ReferenceSummary> reference_beside(const std::string& path, const 
 // null); see the header comment.
 DtypeContract resolve_contract(const FactSet& facts, const AnalysisContext& context, const ReferenceSummary* beside);
 
-// Marks the host file's calls that its reference makes alike (Call::mirrors_reference).
-void mark_reference_mirrors(FactSet& facts, const SourceFile& source, const ReferenceSummary& reference);
+// Marks the host file's calls that its reference makes alike, and its seeds and draws that repeat the
+// reference's seeded draws (Call::mirrors_reference). `root`: the host's Python syntax tree (null: none).
+void mark_reference_mirrors(FactSet& facts, const SourceFile& source, TSNode root, const ReferenceSummary& reference);
 
 }  // namespace kgate

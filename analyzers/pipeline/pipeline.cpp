@@ -409,6 +409,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
 
   std::vector<std::pair<std::string, std::string>> python_sidecars;  // a bundle's .py sidecars
   const HarnessChoice harness = with_outputs_beside(path, context);
+  ts::TreePtr python_tree;  // the host's syntax tree, for the reference's mirrors below
   if (source) {
     try {
       if (kind == ingest::FileKind::Python) {
@@ -416,9 +417,10 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
         // text, with the sidecars standing in for sibling files.
         ingest::Bundle bundle = ingest::split_bundle(source->text);
         if (!bundle.sidecars.empty()) source = SourceFile(source->path, std::move(bundle.host));
-        const ts::TreePtr tree = python::extract_facts(*source, context.limits, facts, produced, harness,
-                                                       sibling_modules(path, bundle.sidecars, context.limits));
+        ts::TreePtr tree = python::extract_facts(*source, context.limits, facts, produced, harness,
+                                                 sibling_modules(path, bundle.sidecars, context.limits));
         if (tree) metrics::measure_python(ts_tree_root_node(tree.get()), source->text, facts);
+        python_tree = std::move(tree);
         read_sibling_sources(*source, facts, context.limits, bundle.sidecars, result.sources_read);
         for (auto& [name, text] : bundle.sidecars)
           if (ingest::kind_from_path(name) == ingest::FileKind::Python)
@@ -465,7 +467,12 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   if (source && !abandoned) {
     const std::optional<ReferenceSummary> reference = reference_beside(path, facts, context);
     facts.contract = resolve_contract(facts, context, reference ? &*reference : nullptr);
-    if (reference) mark_reference_mirrors(facts, *source, *reference);
+    // --task's reference is the task; without it, the reference beside the file.
+    const ReferenceSummary* mirrored = context.task_reference ? context.task_reference.get()
+                                       : reference            ? &*reference
+                                                              : nullptr;
+    if (mirrored)
+      mark_reference_mirrors(facts, *source, python_tree ? ts_tree_root_node(python_tree.get()) : TSNode{}, *mirrored);
   }
   result.contract = facts.contract;
   // Every file is judged: module-level rules run whatever the harness, and a file whose entry is not

@@ -19,6 +19,7 @@ class RuleSet;             // analyzers/rules/rule_set.h
 struct Policy;             // analyzers/rules/policy.h
 struct Config;             // analyzers/core/config.h
 class ReferenceSummaries;  // analyzers/pipeline/contract.h
+struct ReferenceSummary;   // analyzers/pipeline/contract.h
 
 struct FileResult {
   std::string path;
@@ -67,6 +68,9 @@ struct AnalysisContext {
   DtypeContract contract;
   // Summaries of reference files, shared by the files of a batch (thread-safe); may be null.
   std::shared_ptr<ReferenceSummaries> reference_summaries;
+  // --task's reference, summarised (null without --task): its calls and seeded draws mark the
+  // candidate's alike ones (contract.h, mark_reference_mirrors), as a reference beside the file does.
+  std::shared_ptr<const ReferenceSummary> task_reference;
 };
 
 FileResult analyze_file(const std::string& path, const AnalysisContext& context);

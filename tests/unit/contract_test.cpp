@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -235,6 +236,74 @@ TEST_F(Contract, SeedTheReferenceMakesAlikeIsTheTasks) {
   // Without the reference beside it, every seed is the candidate's.
   std::filesystem::remove(dir.path() / "reference.py");
   EXPECT_EQ(seeds("torch.manual_seed(0x5EED ^ (n * 31 + k))", "pass"), std::vector<uint32_t>{14});
+}
+
+// A LeetGPU-style challenge whose reference seeds PyTorch from its `seed` input, then draws.
+constexpr const char* kSeedInputChallenge = R"(import ctypes
+import torch
+
+class Challenge:
+    def reference_impl(self, logits, seed, token, n):
+        probs = torch.softmax(logits, dim=0)
+        value = seed.item()
+        torch.manual_seed(value)
+        token[0] = torch.multinomial(probs, 1)[0]
+
+    def get_solve_signature(self):
+        return {"logits": (ctypes.POINTER(ctypes.c_float), "in"), "seed": (ctypes.POINTER(ctypes.c_int32), "in"),
+                "token": (ctypes.POINTER(ctypes.c_int64), "out"), "n": (ctypes.c_int, "in")}
+)";
+
+std::string seed_input_solution(const std::string& seeding) {
+  return R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def _softmax(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=float("-inf"))
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(y_ptr + offs, e / tl.sum(e, axis=0), mask=offs < n)
+
+def solve(logits, seed, token, n):
+    probs = torch.empty_like(logits)
+    _softmax[(1,)](logits, probs, n, BLOCK=1024)
+    )" + seeding +
+         R"(
+    token.copy_(torch.multinomial(probs, 1))
+)";
+}
+
+TEST_F(Contract, SeedTheTaskPassesInIsTheTasks) {
+  context.only_rules = {"seed-rederive", "torch-function-in-forward", "tensor-method-in-forward"};
+  dir.write("challenge.py", kSeedInputChallenge);
+  // The rules that fire on the solution: a seed and a draw of its own choosing are findings.
+  const auto rules_of = [&](const std::string& seeding) {
+    const FileResult result = analyze_file(dir.write("solution.py", seed_input_solution(seeding)).string(), context);
+    std::set<std::string> fired;
+    for (const Diagnostic& d : result.findings) fired.insert(d.rule);
+    return fired;
+  };
+  const std::set<std::string> none, both = {"seed-rederive", "torch-function-in-forward"};
+  // The task's seed, however it is read: through locals, .item(), int(), a constant subscript.
+  EXPECT_EQ(rules_of("torch.manual_seed(int(seed.item()))"), none);
+  EXPECT_EQ(rules_of("s = seed[0].item()\n    t = int(s)\n    torch.manual_seed(t)"), none);
+  EXPECT_EQ(rules_of("torch.cuda.manual_seed_all(seed=seed.item())"), none);
+  // The reference's draw written as a tensor method is the same draw.
+  EXPECT_EQ(rules_of("torch.manual_seed(seed.item())\n    token.copy_(probs.multinomial(1))\n    return"), none);
+  // A number of the submission's own mixed in, another parameter, a constant, a global: its choice.
+  EXPECT_EQ(rules_of("torch.manual_seed(int(seed.item()) * 0 + 1234)"), both);
+  EXPECT_EQ(rules_of("torch.manual_seed(n)"), both);
+  EXPECT_EQ(rules_of("torch.manual_seed(1234)"), both);
+  EXPECT_EQ(rules_of("s = seed.item()\n    s = 1234\n    torch.manual_seed(s)"), both);
+  EXPECT_EQ(rules_of("torch.manual_seed(SEED)"), both);
+  EXPECT_EQ(rules_of("torch.manual_seed(seed.item() + n)"), both);
+  // No seed of the task's: the draw is the submission's own PyTorch call.
+  EXPECT_EQ(rules_of("pass"), std::set<std::string>{"torch-function-in-forward"});
+  // Without the challenge beside it, the task seeds nothing.
+  std::filesystem::remove(dir.path() / "challenge.py");
+  EXPECT_EQ(rules_of("torch.manual_seed(int(seed.item()))"), both);
 }
 
 TEST(ContractConfig, RejectsAnUnknownDtype) {
