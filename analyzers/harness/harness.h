@@ -115,6 +115,8 @@ struct HarnessChoice {
   // ("in") by name (LeetGPU's get_solve_signature), whatever the profile's output names say.
   std::vector<std::string> output_names;
   std::vector<std::string> input_names;
+  // Of those, the ones the task says hold one element (a loss, a count): arithmetic on them is glue.
+  std::vector<std::string> one_element_names;
   const HarnessProfile* select(const ModuleOutline& outline) const;
   const HarnessProfile* naming_reference(std::string_view file_name) const;
 };

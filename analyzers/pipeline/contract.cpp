@@ -1,6 +1,8 @@
 #include "analyzers/pipeline/contract.h"
 
 #include <cctype>
+#include <map>
+#include <set>
 #include <string_view>
 #include <system_error>
 #include <vector>
@@ -58,6 +60,7 @@ ReferenceSummary ReferenceSummaries::of(const std::filesystem::path& reference, 
     read_entry_layout(facts, summary);
     if (tree) {
       read_solve_signature(ts_tree_root_node(tree.get()), source->text, summary);
+      read_one_element_params(ts_tree_root_node(tree.get()), source->text, summary);
       summary.seeded = read_seeded_draws(facts, *source, ts_tree_root_node(tree.get()));
     }
     for (const Call& call : facts.calls)
@@ -136,6 +139,95 @@ void read_solve_signature(TSNode root, std::string_view source, ReferenceSummary
   }
   summary.output_names = std::move(outputs);
   summary.input_names = std::move(inputs);
+}
+
+namespace {
+
+// `(1,)`, `()`, `[1]`, `1`: a shape of one element as written.
+bool one_element_shape(TSNode n, std::string_view source) {
+  if (ts::is(n, "integer")) return ts::text(n, source) == "1";
+  if (ts::is(n, "tuple") || ts::is(n, "list")) {
+    const auto items = ts::named_children(n);
+    return items.empty() || (items.size() == 1 && ts::is(items[0], "integer") && ts::text(items[0], source) == "1");
+  }
+  return false;
+}
+
+// A tensor of one element as a test generator writes it: torch.empty(1, ...), torch.zeros((1,)),
+// torch.tensor([v]), torch.tensor(v) on a number, or a local every assignment of which is one of those.
+bool one_element_tensor(TSNode e, TSNode body, std::string_view source, int depth) {
+  if (depth > 4 || ts_node_is_null(e)) return false;
+  if (ts::is(e, "identifier")) {
+    bool any = false, all = true;
+    ts::preorder(body, [&](TSNode n) {
+      if (ts::is(n, "assignment") && ts::is(ts::field(n, "left"), "identifier") &&
+          ts::text(ts::field(n, "left"), source) == ts::text(e, source)) {
+        any = true;
+        all = all && one_element_tensor(ts::field(n, "right"), body, source, depth + 1);
+      }
+      return all;
+    });
+    return any && all;
+  }
+  if (!ts::is(e, "call")) return false;
+  const std::string_view callee = ts::text(ts::field(e, "function"), source);
+  TSNode first{};
+  for (TSNode a : ts::named_children(ts::field(e, "arguments")))
+    if (!ts::is(a, "keyword_argument") && !ts::is(a, "comment")) {
+      first = a;
+      break;
+    }
+  if (ts_node_is_null(first)) return false;
+  if (callee == "torch.empty" || callee == "torch.zeros" || callee == "torch.ones" || callee == "torch.full")
+    return one_element_shape(first, source);
+  if (callee == "torch.tensor") {
+    if (ts::is(first, "list") || ts::is(first, "tuple")) return ts::named_count(first) == 1;
+    return ts::is(first, "integer") || ts::is(first, "float") || ts::is(first, "unary_operator");
+  }
+  return false;
+}
+
+}  // namespace
+
+void read_one_element_params(TSNode root, std::string_view source, ReferenceSummary& summary) {
+  std::vector<std::string> names = summary.output_names;
+  names.insert(names.end(), summary.input_names.begin(), summary.input_names.end());
+  std::set<std::string> asserted;                    // `assert K.shape == (1,)`, `K.numel() == 1`
+  std::map<std::string, std::pair<int, int>> built;  // K -> (tests building it, of one element)
+  std::vector<TSNode> generators;                    // bodies of generate_example_test, ...
+  ts::preorder(root, [&](TSNode n) {
+    if (ts::is(n, "comparison_operator") && ts::named_count(n) == 2 && ts::text(ts::child(n, 1), source) == "==") {
+      const TSNode left = ts::named_child(n, 0), right = ts::named_child(n, 1);
+      if (ts::is(left, "attribute") && ts::text(ts::field(left, "attribute"), source) == "shape" &&
+          ts::is(ts::field(left, "object"), "identifier") && one_element_shape(right, source) &&
+          !ts::is(right, "integer"))
+        asserted.emplace(ts::text(ts::field(left, "object"), source));
+      const TSNode fn = ts::field(left, "function");
+      if (ts::is(left, "call") && ts::is(fn, "attribute") && ts::text(ts::field(fn, "attribute"), source) == "numel" &&
+          ts::is(ts::field(fn, "object"), "identifier") && ts::is(right, "integer") && ts::text(right, source) == "1")
+        asserted.emplace(ts::text(ts::field(fn, "object"), source));
+    }
+    if (ts::is(n, "function_definition") && ts::text(ts::field(n, "name"), source).rfind("generate_", 0) == 0)
+      generators.push_back(ts::field(n, "body"));
+    return true;
+  });
+  // Every test the generators build: the dict entries naming the parameter.
+  for (TSNode body : generators)
+    ts::preorder(body, [&](TSNode m) {
+      if (!ts::is(m, "pair") || !ts::is(ts::field(m, "key"), "string")) return true;
+      std::string key;
+      for (TSNode part : ts::named_children(ts::field(m, "key")))
+        if (ts::is(part, "string_content")) key += ts::text(part, source);
+      auto& [tests, single] = built[key];
+      ++tests;
+      single += one_element_tensor(ts::field(m, "value"), body, source, 0) ? 1 : 0;
+      return true;
+    });
+  for (const std::string& name : names) {
+    const auto at = built.find(name);
+    if (asserted.count(name) || (at != built.end() && at->second.first > 0 && at->second.first == at->second.second))
+      summary.one_element_names.push_back(name);
+  }
 }
 
 std::optional<ReferenceSummary> reference_beside(const std::string& path, const FactSet& facts,

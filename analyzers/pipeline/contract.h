@@ -49,6 +49,9 @@ struct ReferenceSummary {
   // task writes its input); inputs the "in" pointers. Empty when the reference has no such dict.
   std::vector<std::string> output_names;
   std::vector<std::string> input_names;
+  // Of those, the ones the task says hold one element (a loss, a count: `assert mse.shape == (1,)` in
+  // its reference, or `torch.empty(1)` for that name in every test its generators build).
+  std::vector<std::string> one_element_names;
   // (name of the enclosing function, resolved callee, the call's text without whitespace)
   std::set<std::tuple<std::string, std::string, std::string>> calls;
   // The draws its functions make from PyTorch's generator seeded by one of their inputs (task_seed.h).
@@ -61,6 +64,9 @@ void read_entry_layout(const FactSet& reference, ReferenceSummary& summary);
 // ReferenceSummary::output_names and input_names from the dict literal a reference's
 // get_solve_signature returns (LeetGPU's challenge.py), read from its syntax tree.
 void read_solve_signature(TSNode root, std::string_view source, ReferenceSummary& summary);
+
+// ReferenceSummary::one_element_names, among the names read_solve_signature found.
+void read_one_element_params(TSNode root, std::string_view source, ReferenceSummary& summary);
 
 // A Python call's key in ReferenceSummary::calls; nullopt for calls outside the host file's functions.
 std::optional<std::tuple<std::string, std::string, std::string>> reference_call_key(const FactSet& facts,

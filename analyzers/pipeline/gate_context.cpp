@@ -59,6 +59,7 @@ Result<GateContext> GateContext::make(const GateOptions& options, const RuleSet&
       context.task_outputs_ = std::make_pair(*reference.tensor_inputs, *reference.outputs);
     context.task_output_names_ = reference.output_names;
     context.task_input_names_ = reference.input_names;
+    context.task_one_element_names_ = reference.one_element_names;
     context.task_reference_ = std::make_shared<const ReferenceSummary>(reference);
   }
   if (!options.policy.empty())
@@ -145,6 +146,7 @@ Result<const AnalysisContext*> GateContext::context_for(const std::string& path)
   context.harness.output_positions = task_outputs_;
   context.harness.output_names = task_output_names_;
   context.harness.input_names = task_input_names_;
+  context.harness.one_element_names = task_one_element_names_;
   context.contract = forced_contract_;
   context.reference_summaries = reference_summaries_;
   context.task_reference = task_reference_;

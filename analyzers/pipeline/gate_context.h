@@ -71,6 +71,7 @@ class GateContext {
   std::optional<std::pair<size_t, size_t>> task_outputs_;   // HarnessChoice::output_positions from --task
   std::vector<std::string> task_output_names_;              // HarnessChoice::output_names from --task
   std::vector<std::string> task_input_names_;               // HarnessChoice::input_names from --task
+  std::vector<std::string> task_one_element_names_;         // HarnessChoice::one_element_names from --task
   std::shared_ptr<const ReferenceSummary> task_reference_;  // --task's reference, summarised
   std::shared_ptr<ReferenceSummaries> reference_summaries_ = std::make_shared<ReferenceSummaries>();
   std::map<std::string, Config> configs_;

@@ -301,6 +301,7 @@ HarnessChoice with_outputs_beside(const std::string& path, const AnalysisContext
       if (found.output_names.empty()) continue;
       choice.output_names = found.output_names;
       choice.input_names = found.input_names;
+      choice.one_element_names = found.one_element_names;
       return choice;
     }
   }

@@ -67,19 +67,30 @@ Extractor::TensorKind Extractor::annotated_kind(TSNode annotation) const {
   return TensorKind::Unknown;
 }
 
-// What a parameter of the function whose scope this is holds: its annotation, else a tensor for the
-// inputs of the model class's entry methods (KernelBench hands forward the tensors of get_inputs()),
-// else unknown.
+// What a parameter of the function whose scope this is holds: one element where the task says so of an
+// entry's parameter (LeetGPU's `mse` of shape (1,): `mse /= N` is glue, like torch.zeros(1)), else its
+// annotation, else a tensor for the inputs of the model class's entry methods (KernelBench hands forward
+// the tensors of get_inputs()), else unknown.
 Extractor::TensorKind Extractor::param_kind(int scope, const std::string& name) const {
   const auto it = scopes_[scope].param_nodes.find(name);
   if (it == scopes_[scope].param_nodes.end()) return TensorKind::Unknown;
+  const int entry = scopes_[scope].function;
+  if (one_element_param(scope, name)) return TensorKind::No;
   const TSNode p = it->second;
   if (TSNode type = ts::field(p, "type"); !ts_node_is_null(type)) return annotated_kind(type);
   if (ts::is(p, "list_splat_pattern") || ts::is(p, "dictionary_splat_pattern")) return TensorKind::Unknown;
-  const int fn = scopes_[scope].function;
+  const int fn = entry;
   const bool entry_method = fn >= 0 && (!facts_.functions[fn].class_name.empty() || rebound_entries_.count(fn)) &&
                             std::find(facts_.entries.begin(), facts_.entries.end(), fn) != facts_.entries.end();
   return entry_method ? TensorKind::Yes : TensorKind::Unknown;
+}
+
+bool Extractor::one_element_param(int scope, const std::string& name) const {
+  const int fn = scopes_[scope].function;
+  return fn >= 0 && scopes_[scope].param_nodes.count(name) &&
+         std::find(facts_.entries.begin(), facts_.entries.end(), fn) != facts_.entries.end() &&
+         std::find(harness_.one_element_names.begin(), harness_.one_element_names.end(), name) !=
+             harness_.one_element_names.end();
 }
 
 // All the bindings of a name agree: Yes or No; otherwise Unknown. A binding that reads the name itself
@@ -401,6 +412,17 @@ bool Extractor::host_operands(TSNode call, int scope, int depth) {
     return maker.k == Value::K::Path && (maker.path == "torch.tensor" || maker.path == "torch.as_tensor" ||
                                          (maker.path.rfind("torch.", 0) == 0 && host_operands(o, scope, depth + 1)));
   };
+  // A method of a one-element parameter of the entry (the task's loss: mse.div_(N)) on numbers alone:
+  // glue on what the kernel reduced, as `mse /= N` is.
+  if (ts::is(fn, "attribute") && ts::is(ts::field(fn, "object"), "identifier")) {
+    const std::string receiver(ts::text(ts::field(fn, "object"), src_));
+    const Found f = find_name(receiver, scope);
+    if (!operands.empty() && f.k == Found::K::Param && one_element_param(f.scope, receiver) &&
+        !param_rebinding(receiver, f.scope, ts_node_start_byte(call)) &&
+        std::all_of(operands.begin() + 1, operands.end(),
+                    [&](TSNode o) { return tensor_kind(o, scope, 0) == TensorKind::No; }))
+      return true;
+  }
   return std::any_of(operands.begin(), operands.end(), made_from_host) &&
          std::all_of(operands.begin(), operands.end(), [&](TSNode o) { return host_value(o, scope, depth + 1); });
 }

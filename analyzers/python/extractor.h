@@ -400,6 +400,8 @@ class Extractor {
   TensorKind judge_tensor_kind(TSNode expr, int scope, int depth);
   TensorKind bindings_kind(const std::vector<const Binding*>& bindings, int depth);
   TensorKind param_kind(int scope, const std::string& name) const;
+  // A parameter of an entry function that the task says holds one element (HarnessChoice::one_element_names).
+  bool one_element_param(int scope, const std::string& name) const;
   bool host_value(TSNode e, int scope, int depth);
   bool host_operands(TSNode call, int scope, int depth = 0);
   TensorKind annotated_kind(TSNode annotation) const;

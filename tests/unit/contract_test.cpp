@@ -378,5 +378,97 @@ TEST(ReferenceEntryLayout, SolveSignatureByName) {
             Names{});
 }
 
+// The task says which of solve's tensors hold one element: its reference asserts the shape, or every
+// test its generators build makes that name with torch.empty(1) (directly or through a local).
+TEST(ReferenceEntryLayout, OneElementParameters) {
+  ScratchDir dir;
+  const auto one_element = [&](const std::string& name, const std::string& body) {
+    ReferenceSummaries summaries;
+    return summaries
+        .of(dir.write(name, "import ctypes\nimport torch\n\nclass Challenge:\n" + body +
+                                "    def get_solve_signature(self):\n"
+                                "        return {'x': (ctypes.POINTER(ctypes.c_float), 'in'),\n"
+                                "                'loss': (ctypes.POINTER(ctypes.c_float), 'out'),\n"
+                                "                'count': (ctypes.POINTER(ctypes.c_int), 'out'),\n"
+                                "                'n': (ctypes.c_int, 'in')}\n"),
+            ingest::Limits{})
+        .one_element_names;
+  };
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(one_element("asserted.py",
+                        "    def reference_impl(self, x, loss, count, n):\n"
+                        "        assert x.shape == (n,) and loss.shape == (1,)\n"
+                        "        assert count.numel() == 1\n"),
+            (Names{"loss", "count"}));
+  EXPECT_EQ(one_element("generated.py",
+                        "    def generate_example_test(self):\n"
+                        "        loss = torch.empty(1, device='cuda')\n"
+                        "        return {'x': torch.randn(8), 'loss': loss, 'count': torch.zeros(8), 'n': 8}\n"
+                        "    def generate_functional_test(self):\n"
+                        "        return [{'x': torch.randn(k), 'loss': torch.tensor([0.0]),\n"
+                        "                 'count': torch.zeros((1,)), 'n': k} for k in (1, 9)]\n"),
+            Names{"loss"});
+  // A test that builds it bigger, or a local assigned a bigger tensor anywhere: not one element.
+  EXPECT_EQ(
+      one_element("mixed.py",
+                  "    def generate_example_test(self):\n"
+                  "        loss = torch.empty(1)\n"
+                  "        if self.big:\n"
+                  "            loss = torch.empty(4)\n"
+                  "        return {'x': torch.randn(8), 'loss': loss, 'count': torch.zeros(1), 'n': 8}\n"
+                  "    def generate_performance_test(self):\n"
+                  "        return {'x': torch.randn(8), 'loss': torch.empty(1), 'count': torch.zeros(8), 'n': 8}\n"),
+      Names{});
+}
+
+constexpr const char* kOneElementChallenge = R"(import ctypes
+import torch
+
+class Challenge:
+    def reference_impl(self, a, b, err, N):
+        assert err.shape == (1,)
+        err[0] = torch.mean(torch.abs(a - b))
+
+    def get_solve_signature(self):
+        return {"a": (ctypes.POINTER(ctypes.c_float), "in"), "b": (ctypes.POINTER(ctypes.c_float), "in"),
+                "err": (ctypes.POINTER(ctypes.c_float), "out"), "N": (ctypes.c_int, "in")}
+)";
+
+// Arithmetic on a one-element output with numbers is glue; on the inputs it is still PyTorch's work.
+TEST_F(Contract, OneElementOutputArithmeticIsGlue) {
+  context.only_rules = {"tensor-method-in-forward"};
+  const auto flagged = [&](const std::string& epilogue) {
+    const FileResult result = analyze_file(dir.write("solution.py", R"(import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def _abs_sum(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    d = tl.load(a_ptr + offs, mask=offs < n, other=0.0) - tl.load(b_ptr + offs, mask=offs < n, other=0.0)
+    tl.atomic_add(out_ptr, tl.sum(tl.abs(d), axis=0))
+
+def solve(a: torch.Tensor, b: torch.Tensor, err: torch.Tensor, N: int):
+    err.zero_()
+    _abs_sum[(triton.cdiv(N, 1024),)](a, b, err, N, BLOCK=1024)
+    )" + epilogue + "\n")
+                                               .string(),
+                                           context);
+    std::vector<std::string> methods;
+    for (const Diagnostic& d : result.findings) methods.push_back(d.message.substr(0, d.message.find(':')));
+    return methods;
+  };
+  using Found = std::vector<std::string>;
+  dir.write("challenge.py", kOneElementChallenge);
+  EXPECT_EQ(flagged("err /= N"), Found{});
+  EXPECT_EQ(flagged("err.div_(N)"), Found{});
+  EXPECT_EQ(flagged("err.mul_(1.0 / N)"), Found{});
+  EXPECT_EQ(flagged("err += (a - b).abs().mean()").size(), 3u);  // __sub__, abs, mean: not glue
+  EXPECT_EQ(flagged("err.div_(a.sum())"), Found{"solve computes with torch.Tensor.sum"});
+  // Without the task, nothing says err holds one element.
+  std::filesystem::remove(dir.path() / "challenge.py");
+  EXPECT_EQ(flagged("err /= N"), Found{"solve computes with torch.Tensor.__itruediv__"});
+}
+
 }  // namespace
 }  // namespace kgate
