@@ -45,15 +45,44 @@ std::optional<TSNode> Extractor::lookup_constant(TSNode id) const {
   return std::nullopt;
 }
 
-Value Extractor::eval_binding(const std::vector<Binding>& bindings, int depth) {
-  if (bindings.empty() || ts_node_is_null(bindings.back().expr)) return Value{Value::K::Tensor};
-  const Binding& b = bindings.back();
+Value Extractor::eval_binding(const std::vector<Binding>& bindings, int depth, TSNode use) {
+  if (bindings.empty()) return Value{Value::K::Tensor};
+  const Binding& b = ts_node_is_null(use) ? bindings.back() : reaching_binding(bindings, use);
+  if (ts_node_is_null(b.expr)) return Value{Value::K::Tensor};
   int saved = current_scope_;
   current_scope_ = b.scope;
   Value v = eval(b.expr, b.scope, depth + 1);
   current_scope_ = saved;
   if (v.k == Value::K::Unknown) v.k = Value::K::Tensor;
   return v;
+}
+
+// Where a binding is written: its value, the `x += v` statement, or the right side it was unpacked
+// from; null for one with none (a for target).
+static TSNode binding_node(const Binding& b) {
+  if (!ts_node_is_null(b.expr)) return b.expr;
+  return !ts_node_is_null(b.augmented) ? b.augmented : b.unpacked;
+}
+
+const Binding& Extractor::reaching_binding(const std::vector<Binding>& bindings, TSNode use) const {
+  const uint32_t at = ts_node_start_byte(use);
+  const Binding* reaching = nullptr;
+  for (const Binding& b : bindings) {
+    const TSNode n = binding_node(b);
+    if (ts_node_is_null(n)) return bindings.back();
+    if (ts_node_end_byte(n) <= at) reaching = &b;
+  }
+  if (!reaching) return bindings.back();
+  // A loop around the use that binds the name again after it: the next iteration sees that binding.
+  for (TSNode p = ts::parent(use); !ts_node_is_null(p); p = ts::parent(p)) {
+    if (ts::is(p, "function_definition") || ts::is(p, "lambda") || ts::is(p, "class_definition")) break;
+    if (!ts::is(p, "for_statement") && !ts::is(p, "while_statement")) continue;
+    for (const Binding& b : bindings) {
+      const TSNode n = binding_node(b);
+      if (ts_node_start_byte(n) > at && ts_node_end_byte(n) <= ts_node_end_byte(p)) return bindings.back();
+    }
+  }
+  return *reaching;
 }
 
 Value Extractor::attribute_of(const Value& obj, const std::string& attr, int depth) {
@@ -361,7 +390,9 @@ Value Extractor::eval(TSNode node, int scope, int depth) {
         v.receiver = ReceiverKind::Module;
         return v;
       case Found::K::Binding: {
-        Value b = eval_binding(*f.bindings, depth);
+        // In its own scope a local is what its last binding before the use made it (`buf = x.new_zeros(n)`
+        // here, `buf = x` in a later branch); from a nested function, any binding may have run.
+        Value b = eval_binding(*f.bindings, depth, f.scope == scope ? node : TSNode{});
         if (b.k == Value::K::Tensor && b.path.empty()) b.path = name;
         return b;
       }

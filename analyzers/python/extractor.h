@@ -290,7 +290,12 @@ class Extractor {
 
   Found find_name(const std::string& name, int scope) const;
   std::optional<TSNode> lookup_constant(TSNode id) const;
-  Value eval_binding(const std::vector<Binding>& bindings, int depth);
+  // The value of a local's bindings: at `use` (in the bindings' own scope), the one that reaches it
+  // (reaching_binding); without a use, the last one.
+  Value eval_binding(const std::vector<Binding>& bindings, int depth, TSNode use = TSNode{});
+  // The binding that reaches `use`: the last one written before it, unless a loop around the use binds
+  // the name again after it, or some binding has no position (a for target): then the last one.
+  const Binding& reaching_binding(const std::vector<Binding>& bindings, TSNode use) const;
   Value attribute_of(const Value& obj, const std::string& attr, int depth);
   bool derives_from(int derived, int base);
   bool is_autograd_function(int ci);

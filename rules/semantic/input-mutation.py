@@ -61,6 +61,20 @@ class ModelNew(nn.Module):
         copy = x.clone()
         # ok: input-mutation
         copy.mul_(2.0)
+        # A local bound to a new tensor before the write, and to the input only in a later branch: the
+        # write fills the new tensor (padding an input to a block multiple).
+        if x.shape[0] % 16:
+            padded = x.new_zeros((16, 16))
+            # ok: input-mutation
+            padded[:4, :4].copy_(copy[:4, :4])
+        else:
+            padded = x
+        # A loop that binds the local to the input after the write: the next iteration writes the input.
+        buf = torch.empty_like(x)
+        for _ in range(2):
+            # ruleid: input-mutation
+            buf.zero_()
+            buf = x
         # ok: input-mutation
         z = x.add(1.0)
         z = _ScaleFn.apply(z, 2.0)
