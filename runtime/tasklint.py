@@ -1,9 +1,12 @@
 # Measurements behind `kgate tasks lint` (runtime/tasklint.cpp embeds this file): runs one task
 # reference on CPU for one shape set and reports facts as JSON. The C++ side judges them.
-import importlib.util
+import atexit
 import json
 import math
+import os
+import shutil
 import sys
+import tempfile
 
 import torch
 from torch.utils.flop_counter import FlopCounterMode
@@ -11,12 +14,34 @@ from torch.utils.flop_counter import FlopCounterMode
 _loaded = 0
 
 
+_stages = {}  # a GPU MODE problem's directory -> where its files (utils.py, task.py) are staged
+
+
 def _load(path):
+    """The reference as the judge loads it (kgate_judge.load_module): a KernelBench module as it is, a GPU
+    MODE problem or a LeetGPU challenge adapted to the same interface (Model, get_inputs, shape globals)."""
     global _loaded
     _loaded += 1
-    spec = importlib.util.spec_from_file_location(f"kgate_task_reference_{_loaded}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    import kgate_judge  # the runtime's helper directory is on sys.path in the embedded interpreter
+    task_dir = os.path.dirname(os.path.abspath(path))
+    stage = ""
+    if os.path.isfile(os.path.join(task_dir, "task.yml")):
+        stage = _stages.get(task_dir)
+        if stage is None:
+            stage = _stages[task_dir] = tempfile.mkdtemp(prefix="kgate-tasklint-")
+            atexit.register(shutil.rmtree, stage, True)
+        # One process lints many problems: another problem's staged modules (utils, task) must not
+        # answer this one's imports.
+        others = {d for d in _stages.values() if d != stage}
+        for name, module in list(sys.modules.items()):
+            if os.path.dirname(getattr(module, "__file__", None) or "") in others:
+                del sys.modules[name]
+        sys.path[:] = [p for p in sys.path if p not in others]
+    module = kgate_judge.load_module(path, f"kgate_task_reference_{_loaded}", stage)
+    if kgate_judge._adapted(module):
+        # An adapter describes its case once, from a first draw (the judge builds the model before it
+        # draws inputs): done here, so that every later draw under one seed is the same draw.
+        module.get_init_inputs()
     return module
 
 
@@ -80,6 +105,15 @@ def _magnitude(output):
     }
 
 
+def _failed(what, error):
+    """Why the reference did not run. A reference that names the CUDA device (GPU MODE's generate_input)
+    cannot run on a machine without one: that is this machine's limit, said as such, not the task's."""
+    text = f"{type(error).__name__}: {error}".splitlines()[0]
+    if not torch.cuda.is_available() and "cuda" in text.lower():
+        return f"{what}: the reference needs a CUDA device and this machine has none; lint it on one ({text})"
+    return f"{what}: {text}"
+
+
 def measure(reference, shapes_json, seed):
     """Facts about one reference on one shape set: symbols, sizes, determinism, dependence, FLOPs."""
     shapes = json.loads(shapes_json)
@@ -88,7 +122,7 @@ def measure(reference, shapes_json, seed):
     try:
         module = _load(reference)
     except Exception as error:  # the reference itself is broken: report, do not crash the lint
-        facts["error"] = f"importing the reference: {type(error).__name__}: {error}"
+        facts["error"] = _failed("importing the reference", error)
         return json.dumps(facts)
     facts["not_int_globals"] = sorted(
         name for name in shapes
@@ -129,7 +163,7 @@ def measure(reference, shapes_json, seed):
         facts["flops_counted"] = int(counter.get_total_flops())
         facts["flops_by_op"] = {str(op): int(n) for op, n in counter.get_flop_counts().get("Global", {}).items()}
     except Exception as error:
-        facts["error"] = f"running the reference: {type(error).__name__}: {error}"
+        facts["error"] = _failed("running the reference", error)
     return json.dumps(facts)
 
 
