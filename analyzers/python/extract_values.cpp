@@ -64,25 +64,33 @@ static TSNode binding_node(const Binding& b) {
   return !ts_node_is_null(b.augmented) ? b.augmented : b.unpacked;
 }
 
-const Binding& Extractor::reaching_binding(const std::vector<Binding>& bindings, TSNode use) const {
+std::vector<const Binding*> Extractor::reaching_bindings(const std::vector<Binding>& bindings, TSNode use) const {
+  std::vector<const Binding*> all;
+  for (const Binding& b : bindings) all.push_back(&b);
+  if (ts_node_is_null(use) || bindings.empty()) return all;
   const uint32_t at = ts_node_start_byte(use);
   const Binding* reaching = nullptr;
   for (const Binding& b : bindings) {
     const TSNode n = binding_node(b);
-    if (ts_node_is_null(n)) return bindings.back();
+    if (ts_node_is_null(n)) return all;
     if (ts_node_end_byte(n) <= at) reaching = &b;
   }
-  if (!reaching) return bindings.back();
+  if (!reaching) return all;
   // A loop around the use that binds the name again after it: the next iteration sees that binding.
   for (TSNode p = ts::parent(use); !ts_node_is_null(p); p = ts::parent(p)) {
     if (ts::is(p, "function_definition") || ts::is(p, "lambda") || ts::is(p, "class_definition")) break;
     if (!ts::is(p, "for_statement") && !ts::is(p, "while_statement")) continue;
     for (const Binding& b : bindings) {
       const TSNode n = binding_node(b);
-      if (ts_node_start_byte(n) > at && ts_node_end_byte(n) <= ts_node_end_byte(p)) return bindings.back();
+      if (ts_node_start_byte(n) > at && ts_node_end_byte(n) <= ts_node_end_byte(p)) return all;
     }
   }
-  return *reaching;
+  return {reaching};
+}
+
+const Binding& Extractor::reaching_binding(const std::vector<Binding>& bindings, TSNode use) const {
+  const std::vector<const Binding*> reaching = reaching_bindings(bindings, use);
+  return reaching.size() == 1 ? *reaching.front() : bindings.back();
 }
 
 Value Extractor::attribute_of(const Value& obj, const std::string& attr, int depth) {

@@ -353,10 +353,28 @@ bool Extractor::still_param(TSNode expr, int scope) {
 ReceiverKind Extractor::root_kind_depth(TSNode expr, int scope, int depth) {
   if (depth > 4) return ReceiverKind::Value;
   if (ts::is(expr, "identifier")) {
-    if (Found f = find_name(std::string(ts::text(expr, src_)), scope);
-        f.k == Found::K::Binding && f.bindings && f.bindings->size() == 1 && !ts_node_is_null(f.bindings->front().expr))
-      if (auto viewed = view_source(f.bindings->front().expr); viewed && !ts_node_eq(*viewed, expr))
-        return root_kind_depth(*viewed, f.bindings->front().scope, depth + 1);
+    // A local is a parameter's memory where a binding that may reach this use made it a view of one
+    // (`v = x.view(-1)`) or another name for one (`buf = row`, in a loop that binds it after the write).
+    if (Found f = find_name(std::string(ts::text(expr, src_)), scope); f.k == Found::K::Binding && f.bindings)
+      for (const Binding* b : reaching_bindings(*f.bindings, f.scope == scope ? expr : TSNode{})) {
+        if (ts_node_is_null(b->expr)) continue;
+        std::optional<TSNode> source = view_source(b->expr);
+        if (!source && ts::is(b->expr, "identifier")) source = b->expr;
+        if (!source || ts_node_eq(*source, expr)) continue;
+        const ReceiverKind k = root_kind_depth(*source, b->scope, depth + 1);
+        if (k == ReceiverKind::Param || k == ReceiverKind::Output) return k;
+      }
+  }
+  // Reached through a local's binding: a parameter rebound before that binding (`logits = softmax(logits)`
+  // before `head = logits[:k]`) is the new tensor there, unless it was rebound to a view of itself.
+  if (depth > 0 && ts::is(expr, "identifier")) {
+    const std::string name(ts::text(expr, src_));
+    if (find_name(name, scope).k == Found::K::Param)
+      if (const auto rebound = param_rebinding(name, scope, ts_node_start_byte(expr)))
+        for (const Binding* b : *rebound) {
+          const auto viewed = view_source(b->expr);
+          if (!viewed || ts::text(*viewed, src_) != name) return ReceiverKind::Value;
+        }
   }
   Value v = eval(expr, scope);
   if (v.k == Value::K::Param) return is_output_param(v.path, scope) ? ReceiverKind::Output : ReceiverKind::Param;

@@ -296,6 +296,9 @@ class Extractor {
   // The binding that reaches `use`: the last one written before it, unless a loop around the use binds
   // the name again after it, or some binding has no position (a for target): then the last one.
   const Binding& reaching_binding(const std::vector<Binding>& bindings, TSNode use) const;
+  // The bindings that may reach `use`: the last one written before it alone, or every one (a loop
+  // around the use rebinds it later, a binding has no position, none precedes it, or no use is given).
+  std::vector<const Binding*> reaching_bindings(const std::vector<Binding>& bindings, TSNode use) const;
   Value attribute_of(const Value& obj, const std::string& attr, int depth);
   bool derives_from(int derived, int base);
   bool is_autograd_function(int ci);

@@ -21,7 +21,7 @@ class ModelNew(nn.Module):
         super().__init__()
         self.weight = nn.Parameter(torch.randn(n, n))
 
-    def forward(self, x, y):
+    def forward(self, x, y, w_in):
         # ruleid: input-mutation
         x.zero_()
         # ruleid: input-mutation
@@ -69,6 +69,11 @@ class ModelNew(nn.Module):
             padded[:4, :4].copy_(copy[:4, :4])
         else:
             padded = x
+        # A view of a parameter rebound to a new tensor before the view: the view is the new tensor's.
+        w_in = torch.sigmoid(w_in)
+        w_head = w_in[:4]
+        # ok: input-mutation
+        w_head /= 2.0
         # A loop that binds the local to the input after the write: the next iteration writes the input.
         buf = torch.empty_like(x)
         for _ in range(2):
