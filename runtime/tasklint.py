@@ -109,7 +109,7 @@ def _failed(what, error):
     """Why the reference did not run. A reference that names the CUDA device (GPU MODE's generate_input)
     cannot run on a machine without one: that is this machine's limit, said as such, not the task's."""
     text = f"{type(error).__name__}: {error}".splitlines()[0]
-    if not torch.cuda.is_available() and "cuda" in text.lower():
+    if not torch.cuda.is_available() and any(word in text.lower() for word in ("cuda", "nvidia driver")):
         return f"{what}: the reference needs a CUDA device and this machine has none; lint it on one ({text})"
     return f"{what}: {text}"
 
