@@ -90,7 +90,15 @@ class ParameterFlow {
       const std::string_view type = ts::type(n);
       const TSNode p = ts::parent(n);
       if (type == "identifier") {
-        if (ts::is(p, "attribute") && ts_node_eq(n, ts::field(p, "attribute"))) return true;
+        if (ts::is(p, "attribute") && ts_node_eq(n, ts::field(p, "attribute"))) {
+          // Reads that keep the value (seed.item(), seed.cpu()); seed.numel() or seed.shape[0] is a
+          // number the submission chose.
+          static const std::set<std::string_view> kKeeps = {"item",    "tolist",     "cpu",   "cuda",    "to",
+                                                            "int",     "long",       "view",  "reshape", "flatten",
+                                                            "squeeze", "contiguous", "clone", "detach",  "data"};
+          ok = kKeeps.count(ts::text(n, source_)) > 0;
+          return true;
+        }
         if (ts::is(p, "keyword_argument") && ts_node_eq(n, ts::field(p, "name"))) return true;
         if (ts::is(p, "call") && ts_node_eq(n, ts::field(p, "function"))) {
           const std::string_view name = ts::text(n, source_);
@@ -104,9 +112,9 @@ class ParameterFlow {
         ok = ts::is(p, "subscript") && ts_node_eq(n, ts::field(p, "subscript"));
         return true;
       }
+      // No arithmetic: `seed - seed` or `seed // seed` is a constant again.
       ok = type == "attribute" || type == "call" || type == "argument_list" || type == "keyword_argument" ||
-           type == "subscript" || type == "parenthesized_expression" || type == "unary_operator" ||
-           type == "binary_operator" || type == "comment";
+           type == "subscript" || type == "parenthesized_expression" || type == "comment";
       return ok;
     });
     if (!ok) return false;

@@ -6,9 +6,10 @@
 // regenerate the harness's inputs (seed-rederive), and the draw is the task's, not a fallback.
 //
 // What counts: a seeding call (manual_seed, manual_seed_all, seed on torch or a torch.Generator) whose
-// every argument is computed from one parameter of its function alone, through locals, attribute
-// reads, method calls on it, int()/float()/abs() and constant subscripts (`seed[0]`). A number mixed
-// in any other way (`seed * 0 + 1234`) is the submission's choice again.
+// every argument is read from one parameter of its function alone, through locals, reads that keep the
+// value (.item(), .cpu(), .to(), .view(), ...), int()/float()/abs() and constant subscripts (`seed[0]`).
+// Arithmetic, other methods (`seed.numel()`, `seed.shape[0]`) or a number mixed in (`seed * 0 + 1234`,
+// `seed - seed`) make it the submission's choice again.
 #pragma once
 
 #include <set>

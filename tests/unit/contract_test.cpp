@@ -299,6 +299,9 @@ TEST_F(Contract, SeedTheTaskPassesInIsTheTasks) {
   EXPECT_EQ(rules_of("s = seed.item()\n    s = 1234\n    torch.manual_seed(s)"), both);
   EXPECT_EQ(rules_of("torch.manual_seed(SEED)"), both);
   EXPECT_EQ(rules_of("torch.manual_seed(seed.item() + n)"), both);
+  EXPECT_EQ(rules_of("torch.manual_seed(seed.numel())"), both);
+  EXPECT_EQ(rules_of("torch.manual_seed(int(seed.item() - seed.item()))"), both);
+  EXPECT_EQ(rules_of("torch.manual_seed(seed.shape[0])"), both);
   // No seed of the task's: the draw is the submission's own PyTorch call.
   EXPECT_EQ(rules_of("pass"), std::set<std::string>{"torch-function-in-forward"});
   // Without the challenge beside it, the task seeds nothing.
