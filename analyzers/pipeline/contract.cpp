@@ -266,6 +266,12 @@ DtypeContract resolve_contract(const FactSet& facts, const AnalysisContext& cont
   return {};
 }
 
+void name_entry_parameters(const ReferenceSummary& reference, HarnessChoice& choice) {
+  choice.output_names = reference.output_names;
+  choice.input_names = reference.input_names;
+  choice.one_element_names = reference.one_element_names;
+}
+
 void mark_reference_mirrors(FactSet& facts, const SourceFile& source, TSNode root, const ReferenceSummary& reference) {
   for (Call& call : facts.calls)
     if (auto k = reference_call_key(facts, source, call)) call.mirrors_reference = reference.calls.count(*k) > 0;

@@ -23,6 +23,7 @@
 #include <tree_sitter/api.h>
 
 #include "analyzers/core/facts.h"
+#include "analyzers/harness/harness.h"
 #include "analyzers/ingest/ingest.h"
 #include "analyzers/pipeline/task_seed.h"
 
@@ -72,6 +73,10 @@ void read_one_element_params(TSNode root, std::string_view source, ReferenceSumm
 std::optional<std::tuple<std::string, std::string, std::string>> reference_call_key(const FactSet& facts,
                                                                                     const SourceFile& source,
                                                                                     const Call& call);
+
+// The names a task's reference gives an output-argument entry's parameters (outputs, inputs, one-element
+// tensors), set on the harness choice.
+void name_entry_parameters(const ReferenceSummary& reference, HarnessChoice& choice);
 
 // Summaries read from reference files, memoised per path and shared by the files of a batch.
 class ReferenceSummaries {

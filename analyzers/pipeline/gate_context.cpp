@@ -53,14 +53,9 @@ Result<GateContext> GateContext::make(const GateOptions& options, const RuleSet&
     task = std::move(*loaded);
   }
   if (task) {
-    // Where the harness binds an output-argument entry's outputs: after get_inputs()'s tensors.
-    const ReferenceSummary reference = context.reference_summaries_->of(task->reference, options.limits);
-    if (reference.tensor_inputs && reference.outputs)
-      context.task_outputs_ = std::make_pair(*reference.tensor_inputs, *reference.outputs);
-    context.task_output_names_ = reference.output_names;
-    context.task_input_names_ = reference.input_names;
-    context.task_one_element_names_ = reference.one_element_names;
-    context.task_reference_ = std::make_shared<const ReferenceSummary>(reference);
+    // Read once: every file's context takes the entry's outputs and names from it (context_for).
+    context.task_reference_ =
+        std::make_shared<const ReferenceSummary>(context.reference_summaries_->of(task->reference, options.limits));
   }
   if (!options.policy.empty())
     context.forced_policy_ = options.policy;
@@ -143,10 +138,12 @@ Result<const AnalysisContext*> GateContext::context_for(const std::string& path)
   const std::string harness = harness_name(**config);
   if (harness != "auto") context.harness.forced = harness;
   context.harness.extra_entry_functions = (*config)->entry_functions;
-  context.harness.output_positions = task_outputs_;
-  context.harness.output_names = task_output_names_;
-  context.harness.input_names = task_input_names_;
-  context.harness.one_element_names = task_one_element_names_;
+  if (task_reference_) {
+    // Where the harness binds an output-argument entry's outputs: after get_inputs()'s tensors.
+    if (task_reference_->tensor_inputs && task_reference_->outputs)
+      context.harness.output_positions = std::make_pair(*task_reference_->tensor_inputs, *task_reference_->outputs);
+    name_entry_parameters(*task_reference_, context.harness);
+  }
   context.contract = forced_contract_;
   context.reference_summaries = reference_summaries_;
   context.task_reference = task_reference_;

@@ -67,12 +67,9 @@ class GateContext {
   const HarnessSet& harnesses_;
   std::filesystem::path rules_dir_;
   std::string forced_policy_;
-  DtypeContract forced_contract_;                           // --contract, else --task's manifest
-  std::optional<std::pair<size_t, size_t>> task_outputs_;   // HarnessChoice::output_positions from --task
-  std::vector<std::string> task_output_names_;              // HarnessChoice::output_names from --task
-  std::vector<std::string> task_input_names_;               // HarnessChoice::input_names from --task
-  std::vector<std::string> task_one_element_names_;         // HarnessChoice::one_element_names from --task
-  std::shared_ptr<const ReferenceSummary> task_reference_;  // --task's reference, summarised
+  DtypeContract forced_contract_;  // --contract, else --task's manifest
+  // --task's reference, summarised: the entry's output positions and parameter names come from it.
+  std::shared_ptr<const ReferenceSummary> task_reference_;
   std::shared_ptr<ReferenceSummaries> reference_summaries_ = std::make_shared<ReferenceSummaries>();
   std::map<std::string, Config> configs_;
   std::map<std::string, Policy> policies_;

@@ -299,9 +299,7 @@ HarnessChoice with_outputs_beside(const std::string& path, const AnalysisContext
                                          ? context.reference_summaries->of(reference, context.limits)
                                          : local.of(reference, context.limits);
       if (found.output_names.empty()) continue;
-      choice.output_names = found.output_names;
-      choice.input_names = found.input_names;
-      choice.one_element_names = found.one_element_names;
+      name_entry_parameters(found, choice);
       return choice;
     }
   }

@@ -74,12 +74,11 @@ Extractor::TensorKind Extractor::annotated_kind(TSNode annotation) const {
 Extractor::TensorKind Extractor::param_kind(int scope, const std::string& name) const {
   const auto it = scopes_[scope].param_nodes.find(name);
   if (it == scopes_[scope].param_nodes.end()) return TensorKind::Unknown;
-  const int entry = scopes_[scope].function;
   if (one_element_param(scope, name)) return TensorKind::No;
   const TSNode p = it->second;
   if (TSNode type = ts::field(p, "type"); !ts_node_is_null(type)) return annotated_kind(type);
   if (ts::is(p, "list_splat_pattern") || ts::is(p, "dictionary_splat_pattern")) return TensorKind::Unknown;
-  const int fn = entry;
+  const int fn = scopes_[scope].function;
   const bool entry_method = fn >= 0 && (!facts_.functions[fn].class_name.empty() || rebound_entries_.count(fn)) &&
                             std::find(facts_.entries.begin(), facts_.entries.end(), fn) != facts_.entries.end();
   return entry_method ? TensorKind::Yes : TensorKind::Unknown;
