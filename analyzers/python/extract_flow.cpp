@@ -77,37 +77,25 @@ bool Extractor::input_generator_name(const std::string& name) {
   return name == "get_inputs" || name == "get_init_inputs" || name == "generate_input" || name == "init_state";
 }
 
-// The bindings of parameter `name` that reach byte `use`, when an unconditional one (a statement of
-// the function's own body, or of a `with` in it) comes before the use: that one and any later ones
-// before the use. nullopt: none does, and the parameter itself still reaches.
+// The bindings of parameter `name` that reach byte `use`, when one that runs whenever the use does
+// (no branch, loop or try between them, or an if/else that rebinds it in every branch) comes before the
+// use: that one and any later ones before the use. nullopt: none does, and the parameter itself still
+// reaches. `x += v` is an in-place write, not a rebinding.
 std::optional<std::vector<const Binding*>> Extractor::param_rebinding(const std::string& name, int scope,
                                                                       uint32_t use) const {
   const auto it = scopes_[scope].bindings.find(name);
-  const int fn = scopes_[scope].function;
-  if (it == scopes_[scope].bindings.end() || fn < 0) return std::nullopt;
-  const TSNode def = function_nodes_[fn];
-  auto unconditional = [&](TSNode n) {
-    for (TSNode at = ts_node_parent(n); !ts_node_is_null(at); at = ts_node_parent(at)) {
-      if (ts_node_eq(at, def)) return true;
-      const std::string_view t = ts::type(at);
-      if (t != "assignment" && t != "expression_statement" && t != "block" && t != "with_statement" &&
-          t != "parenthesized_expression")
-        return false;
-    }
-    return false;
-  };
-  const Binding* kill = nullptr;
-  for (const Binding& b : it->second) {
-    // A binding whose value holds the use (`x = f(x)` seen from its own argument) is not before it.
-    if (ts_node_is_null(b.expr) || ts_node_end_byte(b.expr) > use) continue;
-    if ((!kill || ts_node_start_byte(b.expr) > ts_node_start_byte(kill->expr)) && unconditional(b.expr)) kill = &b;
-  }
-  if (!kill) return std::nullopt;
-  std::vector<const Binding*> reaching;
+  if (it == scopes_[scope].bindings.end() || scopes_[scope].function < 0) return std::nullopt;
+  std::vector<Binding> rebinds;
+  std::vector<const Binding*> original;
   for (const Binding& b : it->second)
-    if (!ts_node_is_null(b.expr) && ts_node_start_byte(b.expr) >= ts_node_start_byte(kill->expr) &&
-        ts_node_end_byte(b.expr) <= use)
-      reaching.push_back(&b);
+    if (!ts_node_is_null(b.expr)) {
+      rebinds.push_back(b);
+      original.push_back(&b);
+    }
+  const Reaching r = reaching_at(rebinds, use);
+  if (!r.kill) return std::nullopt;
+  std::vector<const Binding*> reaching;
+  for (const Binding* b : r.before) reaching.push_back(original[static_cast<size_t>(b - rebinds.data())]);
   return reaching;
 }
 

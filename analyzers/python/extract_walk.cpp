@@ -342,12 +342,35 @@ bool Extractor::still_param(TSNode expr, int scope) {
   const std::string name = root_name(expr);
   if (name.empty() || find_name(name, scope).k != Found::K::Param) return true;  // a view bound to a local name
   const auto rebound = param_rebinding(name, scope, ts_node_start_byte(expr));
-  if (!rebound) return true;
-  for (const Binding* b : *rebound) {
-    auto viewed = view_source(b->expr);
-    if (!viewed || ts::text(*viewed, src_) != name) return false;
+  return !rebound || views_itself(*rebound, name);
+}
+
+// Some binding of `rebound` (those of parameter `name` that may reach a use) leaves it the parameter's
+// memory: a view of itself (`x = x.view(-1)`), directly or in one arm of a conditional expression.
+bool Extractor::views_itself(const std::vector<const Binding*>& rebound, const std::string& name) const {
+  for (const Binding* b : rebound)
+    for (TSNode source : alias_sources(b->expr))
+      if (ts::text(source, src_) == name) return true;
+  return false;
+}
+
+// The names whose memory `expr` may be: the tensor it is a view of, a name it copies (`buf = row`), or
+// either arm of a conditional expression (`x if c else torch.empty_like(x)`).
+std::vector<TSNode> Extractor::alias_sources(TSNode expr) const {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(expr)) return out;
+  while (ts::is(expr, "parenthesized_expression") && ts::named_count(expr) == 1) expr = ts::named_child(expr, 0);
+  if (ts::is(expr, "conditional_expression") && ts::named_count(expr) == 3) {
+    for (uint32_t arm : {0u, 2u})
+      for (TSNode n : alias_sources(ts::named_child(expr, arm))) out.push_back(n);
+    return out;
   }
-  return true;
+  if (const auto viewed = view_source(expr)) {
+    out.push_back(*viewed);
+  } else if (ts::is(expr, "identifier")) {
+    out.push_back(expr);
+  }
+  return out;
 }
 
 ReceiverKind Extractor::root_kind_depth(TSNode expr, int scope, int depth) {
@@ -356,25 +379,21 @@ ReceiverKind Extractor::root_kind_depth(TSNode expr, int scope, int depth) {
     // A local is a parameter's memory where a binding that may reach this use made it a view of one
     // (`v = x.view(-1)`) or another name for one (`buf = row`, in a loop that binds it after the write).
     if (Found f = find_name(std::string(ts::text(expr, src_)), scope); f.k == Found::K::Binding && f.bindings)
-      for (const Binding* b : reaching_bindings(*f.bindings, f.scope == scope ? expr : TSNode{})) {
-        if (ts_node_is_null(b->expr)) continue;
-        std::optional<TSNode> source = view_source(b->expr);
-        if (!source && ts::is(b->expr, "identifier")) source = b->expr;
-        if (!source || ts_node_eq(*source, expr)) continue;
-        const ReceiverKind k = root_kind_depth(*source, b->scope, depth + 1);
-        if (k == ReceiverKind::Param || k == ReceiverKind::Output) return k;
-      }
+      for (const Binding* b : reaching_bindings(*f.bindings, f.scope == scope ? expr : TSNode{}))
+        for (TSNode source : alias_sources(b->expr)) {
+          if (ts_node_eq(source, expr)) continue;
+          const ReceiverKind k = root_kind_depth(source, b->scope, depth + 1);
+          if (k == ReceiverKind::Param || k == ReceiverKind::Output) return k;
+        }
   }
   // Reached through a local's binding: a parameter rebound before that binding (`logits = softmax(logits)`
   // before `head = logits[:k]`) is the new tensor there, unless it was rebound to a view of itself.
   if (depth > 0 && ts::is(expr, "identifier")) {
     const std::string name(ts::text(expr, src_));
     if (find_name(name, scope).k == Found::K::Param)
-      if (const auto rebound = param_rebinding(name, scope, ts_node_start_byte(expr)))
-        for (const Binding* b : *rebound) {
-          const auto viewed = view_source(b->expr);
-          if (!viewed || ts::text(*viewed, src_) != name) return ReceiverKind::Value;
-        }
+      if (const auto rebound = param_rebinding(name, scope, ts_node_start_byte(expr));
+          rebound && !views_itself(*rebound, name))
+        return ReceiverKind::Value;
   }
   Value v = eval(expr, scope);
   if (v.k == Value::K::Param) return is_output_param(v.path, scope) ? ReceiverKind::Output : ReceiverKind::Param;

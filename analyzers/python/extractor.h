@@ -293,12 +293,27 @@ class Extractor {
   // The value of a local's bindings: at `use` (in the bindings' own scope), the one that reaches it
   // (reaching_binding); without a use, the last one.
   Value eval_binding(const std::vector<Binding>& bindings, int depth, TSNode use = TSNode{});
-  // The binding that reaches `use`: the last one written before it, unless a loop around the use binds
-  // the name again after it, or some binding has no position (a for target): then the last one.
+  // The binding whose value `use` reads: the last one written before it, unless a loop around the use
+  // binds the name again after it, or some binding has no position (a for target): then the last one.
   const Binding& reaching_binding(const std::vector<Binding>& bindings, TSNode use) const;
-  // The bindings that may reach `use`: the last one written before it alone, or every one (a loop
-  // around the use rebinds it later, a binding has no position, none precedes it, or no use is given).
+  // The bindings that may reach `use`: those before it from the last one that runs whenever the use does
+  // on (none in a sibling branch of an `if` around the use), or every one (a loop around the use rebinds
+  // it later, a binding has no position, none precedes it, or no use is given).
   std::vector<const Binding*> reaching_bindings(const std::vector<Binding>& bindings, TSNode use) const;
+  // The bindings written before byte `at` that may reach it (none in a sibling branch of an `if` around
+  // it), from `kill` on: the last one that runs whenever `at` does (null when none does, and whatever the
+  // name held before still reaches).
+  struct Reaching {
+    std::vector<const Binding*> before;
+    const Binding* kill = nullptr;
+  };
+  Reaching reaching_at(const std::vector<Binding>& bindings, uint32_t at) const;
+  // Whether binding node `n` runs whenever the code at byte `use` does, up to `stop` (or, when null,
+  // up to the first statement around `use`): only plain statements, blocks and `with` between, or an
+  // if/elif/else that binds one of `bindings` on the straight path of every branch.
+  // `anchor`, when given, is set to where the straight path starts: `n`, or the outermost such if.
+  bool runs_through(const std::vector<Binding>& bindings, TSNode n, TSNode stop, uint32_t use,
+                    TSNode* anchor = nullptr) const;
   Value attribute_of(const Value& obj, const std::string& attr, int depth);
   bool derives_from(int derived, int base);
   bool is_autograd_function(int ci);
@@ -392,6 +407,8 @@ class Extractor {
   void walk_target_parts(TSNode target, int scope, const Guard& guard);
   ReceiverKind root_kind(TSNode expr, int scope);
   ReceiverKind root_kind_depth(TSNode expr, int scope, int depth);
+  std::vector<TSNode> alias_sources(TSNode expr) const;
+  bool views_itself(const std::vector<const Binding*>& rebound, const std::string& name) const;
   std::optional<TSNode> view_source(TSNode expr) const;
   bool still_param(TSNode expr, int scope);
   std::string root_name(TSNode expr) const;

@@ -80,6 +80,33 @@ class ModelNew(nn.Module):
             # ruleid: input-mutation
             buf.zero_()
             buf = x
+        # A local bound to the input in one branch of an if/else and to a new tensor in the other: the
+        # write after the if may clear the input, whichever branch binds it last in the text.
+        if x.shape[0] > 1:
+            maybe = x
+        else:
+            maybe = torch.empty_like(x)
+        # ruleid: input-mutation
+        maybe.zero_()
+        # Either arm of a conditional expression may be the input's memory.
+        either = x[:2] if x.shape[0] > 2 else torch.empty_like(x)
+        # ruleid: input-mutation
+        either.mul_(0.5)
+        # Bound to the input first, then to a new tensor in every branch: the write fills the new one.
+        fresh = x
+        if x.shape[0] > 1:
+            fresh = torch.empty_like(x)
+        elif x.shape[0] > 0:
+            fresh = torch.zeros_like(x)
+        else:
+            fresh = x.new_ones(x.shape)
+        # ok: input-mutation
+        fresh.fill_(1.0)
+        # A parameter rebound to a new tensor in a branch and written in that same branch: the local.
+        if x.shape[0] > 3:
+            x = torch.sigmoid(x)
+            # ok: input-mutation
+            x.mul_(2.0)
         # ok: input-mutation
         z = x.add(1.0)
         z = _ScaleFn.apply(z, 2.0)

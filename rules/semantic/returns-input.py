@@ -95,6 +95,11 @@ class ModelNew(nn.Module):
         if n == 7:
             # ok: returns-input
             return out
+        if n == 8:
+            # Rebound to the kernel's result in this branch and returned there: the result.
+            x = out
+            # ok: returns-input
+            return x
         # The parameter rebound to the kernel's result, unconditionally: what is returned is the result.
         x = out
         # ok: returns-input
