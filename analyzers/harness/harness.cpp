@@ -123,6 +123,7 @@ std::vector<std::string> HarnessSet::names() const {
 const HarnessProfile* HarnessChoice::select(const ModuleOutline& outline) const {
   ModuleOutline seen = outline;
   seen.config_entry_function = any_named(extra_entry_functions, outline.functions);
+  if (forced.empty() && evaluator_profile && seen.config_entry_function) return evaluator_profile;
   return (set ? *set : default_harnesses()).select(seen, forced);
 }
 

@@ -117,6 +117,10 @@ struct HarnessChoice {
   std::vector<std::string> input_names;
   // Of those, the ones the task says hold one element (a loss, a count): arithmetic on them is glue.
   std::vector<std::string> one_element_names;
+  // The profile whose evaluator script beside the file (GPU MODE's eval.py) named
+  // extra_entry_functions (pipeline/evaluator.h): a file that defines one of them is entered there
+  // under that profile.
+  const HarnessProfile* evaluator_profile = nullptr;
   const HarnessProfile* select(const ModuleOutline& outline) const;
   const HarnessProfile* naming_reference(std::string_view file_name) const;
 };

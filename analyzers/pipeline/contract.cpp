@@ -10,6 +10,7 @@
 #include "analyzers/core/config.h"
 #include "analyzers/core/dtype_rank.h"
 #include "analyzers/harness/harness.h"
+#include "analyzers/pipeline/evaluator.h"
 #include "analyzers/pipeline/pipeline.h"
 #include "analyzers/python/python_facts.h"
 #include "analyzers/treesitter/ts_node.h"
@@ -62,6 +63,7 @@ ReferenceSummary ReferenceSummaries::of(const std::filesystem::path& reference, 
       read_solve_signature(ts_tree_root_node(tree.get()), source->text, summary);
       read_one_element_params(ts_tree_root_node(tree.get()), source->text, summary);
       summary.seeded = read_seeded_draws(facts, *source, ts_tree_root_node(tree.get()));
+      summary.evaluated = read_evaluated_names(ts_tree_root_node(tree.get()), source->text);
     }
     for (const Call& call : facts.calls)
       if (auto k = reference_call_key(facts, *source, call)) summary.calls.insert(std::move(*k));
@@ -91,9 +93,6 @@ void read_entry_layout(const FactSet& reference, ReferenceSummary& summary) {
   if (outputs_known && outputs) summary.outputs = outputs;
 }
 
-namespace {
-
-// The value of a plain string literal ("in", 'out'); nullopt for anything else (f-strings, concatenations).
 std::optional<std::string> string_value(TSNode node, std::string_view source) {
   if (!ts::is(node, "string")) return std::nullopt;
   std::string out;
@@ -103,8 +102,6 @@ std::optional<std::string> string_value(TSNode node, std::string_view source) {
   }
   return out;
 }
-
-}  // namespace
 
 void read_solve_signature(TSNode root, std::string_view source, ReferenceSummary& summary) {
   TSNode dict{};

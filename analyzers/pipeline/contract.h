@@ -57,7 +57,12 @@ struct ReferenceSummary {
   std::set<std::tuple<std::string, std::string, std::string>> calls;
   // The draws its functions make from PyTorch's generator seeded by one of their inputs (task_seed.h).
   SeededDraws seeded;
+  // As an evaluator script: module name -> the functions it calls there (evaluator.h).
+  std::map<std::string, std::set<std::string>> evaluated;
 };
+
+// The value of a plain string literal ("in", 'out'); nullopt for anything else (f-strings, concatenations).
+std::optional<std::string> string_value(TSNode node, std::string_view source);
 
 // The positional layout of ReferenceSummary (tensor_inputs, outputs) read from a reference's facts.
 void read_entry_layout(const FactSet& reference, ReferenceSummary& summary);

@@ -24,6 +24,7 @@
 #include "analyzers/metrics/metrics_json.h"
 #include "analyzers/metrics/python_metrics.h"
 #include "analyzers/pipeline/contract.h"
+#include "analyzers/pipeline/evaluator.h"
 #include "analyzers/pipeline/imported_modules.h"
 #include "analyzers/pipeline/inspect.h"
 #include "analyzers/pipeline/pipeline_finding.h"
@@ -407,7 +408,7 @@ FileResult analyze(const std::string& path, std::optional<std::string> text, con
   }
 
   std::vector<std::pair<std::string, std::string>> python_sidecars;  // a bundle's .py sidecars
-  const HarnessChoice harness = with_outputs_beside(path, context);
+  const HarnessChoice harness = with_entries_beside(path, context, with_outputs_beside(path, context));
   ts::TreePtr python_tree;  // the host's syntax tree, for the reference's mirrors below
   if (source) {
     try {

@@ -611,6 +611,32 @@ bool Extractor::follow_entry_rebinding(const std::string& attr, TSNode at) {
   return true;
 }
 
+void Extractor::note_entry_function_bindings() {
+  if (!profile_) return;
+  std::vector<std::string> names = profile_->entry_functions;
+  names.insert(names.end(), harness_.extra_entry_functions.begin(), harness_.extra_entry_functions.end());
+  std::set<std::string> seen;
+  for (const std::string& name : names) {
+    if (!seen.insert(name).second || module_function_named(name) >= 0) continue;
+    const auto b = scopes_[0].bindings.find(name);
+    if (b == scopes_[0].bindings.end()) continue;
+    for (const Binding& binding : b->second) {
+      if (ts_node_is_null(binding.expr)) continue;
+      const Value v = eval(binding.expr, 0, 1);
+      Call c;
+      c.callee = name;
+      c.resolved = v.k == Value::K::Path ? v.path : std::string(ts::text(binding.expr, src_));
+      c.method = last_component(c.resolved);
+      c.local_target = true;
+      c.keywords = {"@entry-function", "@module-level"};
+      c.span = ts::span(binding.expr);
+      call_start_.push_back(ts_node_start_byte(binding.expr));
+      facts_.calls.push_back(std::move(c));
+      break;
+    }
+  }
+}
+
 void Extractor::note_entry_class_wrappers() {
   if (model_class_ < 0) return;
   const ClassInfo& entry = classes_[model_class_];

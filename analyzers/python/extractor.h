@@ -344,6 +344,10 @@ class Extractor {
   // A class decorator or metaclass of the entry class that replaces what the harness builds: a call
   // fact with keyword "@replaces-entry" (rule entry-class-replaced).
   void note_entry_class_wrappers();
+  // An entry function the harness calls by name (the profile's, a config's, an evaluator's) that the
+  // module binds to something other than a function of this file (`custom_kernel = torch.relu`):
+  // the code that runs is not the code judged.
+  void note_entry_function_bindings();
   bool follow_entry_rebinding(const std::string& attr, TSNode at);
   // Attributes a subtree rebinds on an object (`obj.attr = v`, `setattr(obj, "attr", v)`; "*" when the
   // name is computed), with the statement that does it; `is_object` says which expressions are the object.

@@ -21,6 +21,7 @@ void Extractor::run(TSNode root) {
   choose_harness();
   find_entries();
   note_entry_class_wrappers();
+  note_entry_function_bindings();
   Guard none;
   walk(root, 0, none);
   finish_containers();  // every list fill and helper call is known now

@@ -1,0 +1,1 @@
+../../honest/gpumode_named_entries/eval.py
