@@ -204,4 +204,37 @@ std::optional<Reason> check_poison_read(const at::Tensor& output) {
                                    "includes memory the submission never wrote"};
 }
 
+std::optional<Reason> check_added_onto_poison(const at::Tensor& expected, const at::Tensor& actual) {
+  if (!expected.defined() || !actual.defined() || expected.sizes() != actual.sizes() ||
+      expected.scalar_type() != actual.scalar_type())
+    return std::nullopt;
+  std::int64_t word = 0;
+  switch (actual.scalar_type()) {
+    case at::kShort:
+      word = kPoisonWord16;
+      break;
+    case at::kInt:
+      word = kPoisonWord32;
+      break;
+    case at::kLong:
+      word = kPoisonWord64;
+      break;
+    default:
+      return std::nullopt;  // floating outputs keep the poison as a NaN (poison-read); bytes alternate
+  }
+  const auto a = actual.detach().to(at::kCPU).contiguous();
+  const auto e = expected.detach().to(at::kCPU).contiguous();
+  const auto differs = a.ne(e);
+  const std::int64_t n = differs.sum().item<std::int64_t>();
+  if (n == 0) return std::nullopt;
+  // Integer subtraction wraps in the element's width, as the candidate's addition did.
+  const auto offset = a.sub(e).masked_select(differs);
+  if (!offset.eq(word).all().item<bool>()) return std::nullopt;
+  return Reason{"uncleared-output",
+                std::to_string(n) + " of " + std::to_string(a.numel()) +
+                    " output elements are the expected value plus the allocator poison (0x7FF1...): the submission "
+                    "adds into an output it never clears (the harness hands outputs over uninitialised, as a task's "
+                    "torch.empty does)"};
+}
+
 }  // namespace kgate::runtime

@@ -52,5 +52,9 @@ StorageRange storage_range_of(const at::Tensor&);
 // Reports poison-read when an output holds it in any element (the candidate returned memory it never wrote).
 bool is_poison_dtype(at::ScalarType);
 std::optional<Reason> check_poison_read(const at::Tensor& output);
+// An integer output (int16/32/64) whose every element that differs from the expected one is that
+// value plus the poison word, wrapped: the candidate accumulated (atomicAdd, +=) into an output it
+// never cleared. Reports uncleared-output; nullopt otherwise.
+std::optional<Reason> check_added_onto_poison(const at::Tensor& expected, const at::Tensor& actual);
 
 }  // namespace kgate::runtime

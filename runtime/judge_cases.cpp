@@ -369,6 +369,8 @@ Result<bool> Judge::run_case(py::module_& helper, py::object& reference, py::obj
   result.norm_err_ratio = compared.norm_err_ratio;
   result.mismatches = compared.mismatches;
   if (!compared.ok) {
+    for (std::size_t i = 0; i < outputs.size() && i < expected.size(); ++i)
+      if (auto reason = check_added_onto_poison(expected[i], outputs[i])) return fail_output(*reason, i);
     // The previous call's output again, for new inputs: a cached result (T11-T13), not arithmetic.
     if (same_outputs(previous_output_, outputs))
       return fail({"stale-output",

@@ -129,5 +129,31 @@ TEST(Poison, PatternIsRecognisedInEveryFloatingDtypeAndOnlyThere) {
   EXPECT_FALSE(check_poison_read(at::ones({4}, at::TensorOptions().dtype(at::kInt))).has_value());
 }
 
+// LeetGPU's count tasks hand solve an int32 output made with torch.empty(1); a kernel that atomicAdds
+// into it without clearing it first returns poison + count.
+TEST(Poison, AnIntegerOutputAddedOntoThePoisonIsUncleared) {
+  for (auto dtype : {at::kShort, at::kInt, at::kLong}) {
+    const auto expected = at::arange(5, at::TensorOptions().dtype(dtype)) * 1000;
+    auto poison = at::empty({5 * expected.element_size()}, at::TensorOptions().dtype(at::kByte));
+    for (std::int64_t i = 0; i < poison.numel(); i += 2) {
+      poison[i] = 0xF1;
+      poison[i + 1] = 0x7F;
+    }
+    const auto uncleared = poison.view(dtype) + expected;  // wraps, as the kernel's addition did
+    auto reason = check_added_onto_poison(expected, uncleared);
+    ASSERT_TRUE(reason.has_value()) << c10::toString(dtype);
+    EXPECT_EQ(reason->id, "uncleared-output");
+    EXPECT_NE(reason->message.find("5 of 5"), std::string::npos) << reason->message;
+    // A plain wrong answer, a right one, and an element off by another amount are not this.
+    EXPECT_FALSE(check_added_onto_poison(expected, expected + 1).has_value());
+    EXPECT_FALSE(check_added_onto_poison(expected, expected).has_value());
+    auto mixed = uncleared.clone();
+    mixed[0] = 7;
+    EXPECT_FALSE(check_added_onto_poison(expected, mixed).has_value()) << c10::toString(dtype);
+  }
+  const auto f = at::ones({4});
+  EXPECT_FALSE(check_added_onto_poison(f, f * 2).has_value());  // floating: poison-read's business
+}
+
 }  // namespace
 }  // namespace kgate::runtime
