@@ -1,5 +1,7 @@
 #include "analyzers/pipeline/evaluator.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <system_error>
 #include <vector>
 

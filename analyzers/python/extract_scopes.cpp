@@ -618,22 +618,20 @@ void Extractor::note_entry_function_bindings() {
   std::set<std::string> seen;
   for (const std::string& name : names) {
     if (!seen.insert(name).second || module_function_named(name) >= 0) continue;
+    // The module's last binding of the name is what the harness gets (as module_function_named reads it).
     const auto b = scopes_[0].bindings.find(name);
-    if (b == scopes_[0].bindings.end()) continue;
-    for (const Binding& binding : b->second) {
-      if (ts_node_is_null(binding.expr)) continue;
-      const Value v = eval(binding.expr, 0, 1);
-      Call c;
-      c.callee = name;
-      c.resolved = v.k == Value::K::Path ? v.path : std::string(ts::text(binding.expr, src_));
-      c.method = last_component(c.resolved);
-      c.local_target = true;
-      c.keywords = {"@entry-function", "@module-level"};
-      c.span = ts::span(binding.expr);
-      call_start_.push_back(ts_node_start_byte(binding.expr));
-      facts_.calls.push_back(std::move(c));
-      break;
-    }
+    if (b == scopes_[0].bindings.end() || b->second.empty() || ts_node_is_null(b->second.back().expr)) continue;
+    const TSNode expr = b->second.back().expr;
+    const Value v = eval(expr, 0, 1);
+    Call c;
+    c.callee = name;
+    c.resolved = v.k == Value::K::Path ? v.path : std::string(ts::text(expr, src_));
+    c.method = last_component(c.resolved);
+    c.local_target = true;
+    c.keywords = {"@entry-function", "@module-level"};
+    c.span = ts::span(expr);
+    call_start_.push_back(ts_node_start_byte(expr));
+    facts_.calls.push_back(std::move(c));
   }
 }
 
