@@ -227,26 +227,27 @@ void read_one_element_params(TSNode root, std::string_view source, ReferenceSumm
   }
 }
 
+std::optional<ReferenceSummary> summary_beside(const std::string& path, const std::string& name,
+                                               const AnalysisContext& context) {
+  if (name.find_first_of("*?[") != std::string::npos) return std::nullopt;  // a pattern names no one file
+  const std::filesystem::path self(path);
+  const std::filesystem::path reference = self.parent_path() / name;
+  std::error_code ec;
+  if (reference.filename() == self.filename() || reference.extension() != ".py" ||
+      !std::filesystem::is_regular_file(reference, ec))
+    return std::nullopt;
+  if (context.reference_summaries) return context.reference_summaries->of(reference, context.limits);
+  ReferenceSummaries local;
+  return local.of(reference, context.limits);
+}
+
 std::optional<ReferenceSummary> reference_beside(const std::string& path, const FactSet& facts,
                                                  const AnalysisContext& context) {
   const HarnessSet& set = context.harness.set ? *context.harness.set : default_harnesses();
   const HarnessProfile* profile = facts.harness.empty() ? nullptr : set.find(facts.harness);
   if (!profile) return std::nullopt;
-  const std::filesystem::path self(path);
-  for (const std::string& name : profile->contract_reference) {
-    const std::filesystem::path reference = self.parent_path() / name;
-    if (reference.filename() == self.filename() || reference.extension() != ".py") continue;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(reference, ec)) continue;
-    ReferenceSummary found;
-    if (context.reference_summaries) {
-      found = context.reference_summaries->of(reference, context.limits);
-    } else {
-      ReferenceSummaries local;
-      found = local.of(reference, context.limits);
-    }
-    if (found.contract.known()) return found;
-  }
+  for (const std::string& name : profile->contract_reference)
+    if (auto found = summary_beside(path, name, context); found && found->contract.known()) return found;
   return std::nullopt;
 }
 

@@ -94,6 +94,11 @@ class ReferenceSummaries {
   std::map<std::string, ReferenceSummary> memo_;
 };
 
+// The summary of the Python file `name` beside `path` (not `path` itself; a glob names none), memoised
+// in the context's summaries; nullopt when there is no such file.
+std::optional<ReferenceSummary> summary_beside(const std::string& path, const std::string& name,
+                                               const AnalysisContext& context);
+
 // The reference the file's harness profile names beside `path` (`contract.reference`), summarised;
 // nullopt when there is none.
 std::optional<ReferenceSummary> reference_beside(const std::string& path, const FactSet& facts,

@@ -146,25 +146,16 @@ std::set<std::string> submission_module_names(const std::filesystem::path& path)
 
 HarnessChoice with_entries_beside(const std::string& path, const AnalysisContext& context, HarnessChoice choice) {
   if (!choice.forced.empty() || !choice.extra_entry_functions.empty()) return choice;
-  const std::filesystem::path self(path);
-  if (self.extension() != ".py") return choice;
+  if (std::filesystem::path(path).extension() != ".py") return choice;
   const HarnessSet& set = choice.set ? *choice.set : default_harnesses();
   std::set<std::string> modules;
   for (const HarnessProfile& profile : set.profiles())
     for (const std::string& name : profile.reference_files) {
-      if (name.find_first_of("*?[") != std::string::npos) continue;
-      const std::filesystem::path evaluator = self.parent_path() / name;
-      std::error_code ec;
-      if (evaluator.filename() == self.filename() || evaluator.extension() != ".py" ||
-          !std::filesystem::is_regular_file(evaluator, ec))
-        continue;
-      if (modules.empty()) modules = submission_module_names(self);
-      ReferenceSummaries local;
-      const ReferenceSummary found = context.reference_summaries
-                                         ? context.reference_summaries->of(evaluator, context.limits)
-                                         : local.of(evaluator, context.limits);
+      const auto found = summary_beside(path, name, context);
+      if (!found) continue;
+      if (modules.empty()) modules = submission_module_names(path);
       for (const std::string& module : modules)
-        if (const auto it = found.evaluated.find(module); it != found.evaluated.end())
+        if (const auto it = found->evaluated.find(module); it != found->evaluated.end())
           for (const std::string& entry : it->second)
             if (std::find(choice.extra_entry_functions.begin(), choice.extra_entry_functions.end(), entry) ==
                 choice.extra_entry_functions.end())

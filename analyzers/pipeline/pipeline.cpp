@@ -285,24 +285,13 @@ HarnessChoice with_outputs_beside(const std::string& path, const AnalysisContext
   HarnessChoice choice = context.harness;
   if (choice.output_positions || !choice.output_names.empty()) return choice;
   const HarnessSet& set = choice.set ? *choice.set : default_harnesses();
-  const std::filesystem::path self(path);
   for (const HarnessProfile& profile : set.profiles()) {
     if (profile.outputs.empty()) continue;
-    for (const std::string& name : profile.reference_files) {
-      if (name.find_first_of("*?[") != std::string::npos) continue;
-      const std::filesystem::path reference = self.parent_path() / name;
-      std::error_code ec;
-      if (reference.filename() == self.filename() || reference.extension() != ".py" ||
-          !std::filesystem::is_regular_file(reference, ec))
-        continue;
-      ReferenceSummaries local;
-      const ReferenceSummary found = context.reference_summaries
-                                         ? context.reference_summaries->of(reference, context.limits)
-                                         : local.of(reference, context.limits);
-      if (found.output_names.empty()) continue;
-      name_entry_parameters(found, choice);
-      return choice;
-    }
+    for (const std::string& name : profile.reference_files)
+      if (const auto found = summary_beside(path, name, context); found && !found->output_names.empty()) {
+        name_entry_parameters(*found, choice);
+        return choice;
+      }
   }
   return choice;
 }

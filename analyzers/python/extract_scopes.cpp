@@ -459,8 +459,7 @@ void Extractor::find_entries() {
       facts_.entries.push_back(m.index);
     }
   }
-  std::vector<std::string> functions = profile_->entry_functions;
-  functions.insert(functions.end(), harness_.extra_entry_functions.begin(), harness_.extra_entry_functions.end());
+  const std::vector<std::string> functions = entry_function_names();
   for (const auto& name : functions) {
     const int fi = module_function_named(name);
     if (fi < 0) continue;
@@ -611,12 +610,17 @@ bool Extractor::follow_entry_rebinding(const std::string& attr, TSNode at) {
   return true;
 }
 
-void Extractor::note_entry_function_bindings() {
-  if (!profile_) return;
+// The functions the harness calls by name: the profile's, and those a config or an evaluator adds.
+std::vector<std::string> Extractor::entry_function_names() const {
   std::vector<std::string> names = profile_->entry_functions;
   names.insert(names.end(), harness_.extra_entry_functions.begin(), harness_.extra_entry_functions.end());
+  return names;
+}
+
+void Extractor::note_entry_function_bindings() {
+  if (!profile_) return;
   std::set<std::string> seen;
-  for (const std::string& name : names) {
+  for (const std::string& name : entry_function_names()) {
     if (!seen.insert(name).second || module_function_named(name) >= 0) continue;
     // The module's last binding of the name is what the harness gets (as module_function_named reads it).
     const auto b = scopes_[0].bindings.find(name);

@@ -348,6 +348,7 @@ class Extractor {
   // module binds to something other than a function of this file (`custom_kernel = torch.relu`):
   // the code that runs is not the code judged.
   void note_entry_function_bindings();
+  std::vector<std::string> entry_function_names() const;
   bool follow_entry_rebinding(const std::string& attr, TSNode at);
   // Attributes a subtree rebinds on an object (`obj.attr = v`, `setattr(obj, "attr", v)`; "*" when the
   // name is computed), with the statement that does it; `is_object` says which expressions are the object.
