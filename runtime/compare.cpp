@@ -134,15 +134,25 @@ CompareResult compare_outputs(const at::Tensor& expected, const at::Tensor& actu
   // NaN is never a wildcard: it is accepted only where the reference has NaN too, and required there.
   std::int64_t nan_count = 0;
   std::int64_t nan_first = -1;
+  std::int64_t nan_missing = 0;  // NaN in the reference, a number in the output
   for (std::int64_t begin = 0; begin < numel; begin += kCompareChunk) {
-    const auto differs = chunk(ef, begin).isnan().ne(chunk(af, begin).isnan());
+    const auto expected_nan = chunk(ef, begin).isnan();
+    const auto differs = expected_nan.ne(chunk(af, begin).isnan());
     const auto n = differs.sum().item<std::int64_t>();
     if (n > 0 && nan_first < 0) nan_first = begin + first_true(differs);
     nan_count += n;
+    nan_missing += differs.logical_and(expected_nan).sum().item<std::int64_t>();
   }
   if (nan_count > 0) {
+    // An output handed over unset starts as NaN (the poison, the output-argument adapters' fill), and a
+    // kernel that adds into it without clearing it keeps the NaN: say so where only that is seen.
+    const std::string unset_hint =
+        nan_missing == 0 ? "; every one is NaN where the reference has a number; one cause is a kernel that adds "
+                           "into an output it never clears (a harness hands outputs over unset, as torch.empty does)"
+                         : "";
     auto r = failure("nan-mismatch", element_message("NaN placement differs", nan_first, ef, af, sizes) + " (" +
-                                         std::to_string(nan_count) + " of " + std::to_string(numel) + " elements)");
+                                         std::to_string(nan_count) + " of " + std::to_string(numel) + " elements" +
+                                         unset_hint + ")");
     r.mismatches = nan_count;
     return r;
   }

@@ -208,16 +208,16 @@ std::optional<Reason> check_added_onto_poison(const at::Tensor& expected, const 
   if (!expected.defined() || !actual.defined() || expected.sizes() != actual.sizes() ||
       expected.scalar_type() != actual.scalar_type())
     return std::nullopt;
-  std::int64_t word = 0;
+  std::int64_t poison = 0;
   switch (actual.scalar_type()) {
     case at::kShort:
-      word = kPoisonWord16;
+      poison = kPoisonWord16;
       break;
     case at::kInt:
-      word = kPoisonWord32;
+      poison = kPoisonWord32;
       break;
     case at::kLong:
-      word = kPoisonWord64;
+      poison = kPoisonWord64;
       break;
     default:
       return std::nullopt;  // floating outputs keep the poison as a NaN (poison-read); bytes alternate
@@ -227,14 +227,21 @@ std::optional<Reason> check_added_onto_poison(const at::Tensor& expected, const 
   const auto differs = a.ne(e);
   const std::int64_t n = differs.sum().item<std::int64_t>();
   if (n == 0) return std::nullopt;
-  // Integer subtraction wraps in the element's width, as the candidate's addition did.
+  // Integer subtraction wraps in the element's width, as the candidate's addition did. The start is the
+  // allocator's poison, or the type's minimum that the output-argument adapters fill an unset output with.
   const auto offset = a.sub(e).masked_select(differs);
-  if (!offset.eq(word).all().item<bool>()) return std::nullopt;
+  const std::int64_t minimum = a.element_size() == 2   ? std::numeric_limits<std::int16_t>::min()
+                               : a.element_size() == 4 ? std::numeric_limits<std::int32_t>::min()
+                                                       : std::numeric_limits<std::int64_t>::min();
+  const char* start = nullptr;
+  if (offset.eq(poison).all().item<bool>()) start = "the allocator poison (0x7FF1...)";
+  if (offset.eq(minimum).all().item<bool>()) start = "the unset fill (the type's minimum)";
+  if (start == nullptr) return std::nullopt;
   return Reason{"uncleared-output",
                 std::to_string(n) + " of " + std::to_string(a.numel()) +
-                    " output elements are the expected value plus the allocator poison (0x7FF1...): the submission "
-                    "adds into an output it never clears (the harness hands outputs over uninitialised, as a task's "
-                    "torch.empty does)"};
+                    " output elements are the expected value plus " + start +
+                    ": the submission adds into an output it never clears (the harness hands outputs over "
+                    "uninitialised, as a task's torch.empty does)"};
 }
 
 }  // namespace kgate::runtime

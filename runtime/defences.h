@@ -53,8 +53,9 @@ StorageRange storage_range_of(const at::Tensor&);
 bool is_poison_dtype(at::ScalarType);
 std::optional<Reason> check_poison_read(const at::Tensor& output);
 // An integer output (int16/32/64) whose every element that differs from the expected one is that
-// value plus the poison word, wrapped: the candidate accumulated (atomicAdd, +=) into an output it
-// never cleared. Reports uncleared-output; nullopt otherwise.
+// value plus the poison word, or plus the type's minimum that the output-argument adapters fill an
+// unset output with, wrapped: the candidate accumulated (atomicAdd, +=) into an output it never cleared. Reports
+// uncleared-output; nullopt otherwise.
 std::optional<Reason> check_added_onto_poison(const at::Tensor& expected, const at::Tensor& actual);
 
 }  // namespace kgate::runtime

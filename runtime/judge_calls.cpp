@@ -39,6 +39,17 @@ bool out_of_memory(const std::string& text) {
   return text.find("out of memory") != std::string::npos || text.find("OutOfMemoryError") != std::string::npos;
 }
 
+bool judge_can_import(const std::string& module) {
+  // Only the top-level package: finding a submodule's spec imports its parents, and the judge imports
+  // nothing for a candidate. Python code the candidate wrote is not on the judge's path.
+  const std::string top = module.substr(0, module.find('.'));
+  try {
+    return !py::module_::import("importlib.util").attr("find_spec")(top).is_none();
+  } catch (const py::error_already_set&) {
+    return false;
+  }
+}
+
 bool ended_by(CaseResult& result, const Answer& answer) {
   result.verdict = answer.verdict;
   result.reason = answer.reason;
@@ -134,6 +145,19 @@ Answer Judge::await(const std::string& expected, const std::string& what, int ti
                        what + " ran out of GPU memory" + (options_.alone ? " with the GPU to itself" : "") + ": " +
                            read.body.value("message", "")};
       return answer;
+    }
+    if (op == "error" && read.body.contains("missing_module")) {
+      // A module that this environment lacks (a kernel language's package that is not installed where the
+      // runtime runs): the environment's limit, not a verdict. The worker is not trusted, so the judge asks
+      // its own interpreter; a module it can find is the candidate's failure as any other.
+      const auto name = read.body.value("missing_module", std::string());
+      if (!name.empty() && !judge_can_import(name)) {
+        answer.verdict = Verdict::harness_error;
+        answer.reason = {"missing-module", what + " needs the Python module '" + name +
+                                               "', which this environment does not have: install it where the "
+                                               "runtime runs (no verdict on the submission)"};
+        return answer;
+      }
     }
     if (op == "error" && read.body.value("harness", false)) {
       // The worker says its own code failed. Before the submission is loaded that is so, and

@@ -40,6 +40,9 @@ using nlohmann::json;
 std::uint64_t secret_u64();
 std::string hex32(std::uint64_t v);
 bool out_of_memory(const std::string& text);
+// Whether the judge's own interpreter finds the top-level package of a module (a worker's ModuleNotFoundError
+// is the environment's limit only where the judge lacks the module too).
+bool judge_can_import(const std::string& module);
 
 // What came back from the worker for one request: the answer, or how the worker failed.
 struct Answer {

@@ -72,7 +72,11 @@ class WorkerSession {
       if (op == "build") return build(request);
       if (op == "call") return call(request);
     } catch (const py::error_already_set& e) {
-      return error_message(op, embed::error_text(e), e.matches(helper_.attr("HarnessFault")));
+      json error = error_message(op, embed::error_text(e), e.matches(helper_.attr("HarnessFault")));
+      // Only a hint: the judge checks its own environment before it believes a module is missing.
+      if (e.matches(PyExc_ModuleNotFoundError) && py::hasattr(e.value(), "name") && !e.value().attr("name").is_none())
+        error["missing_module"] = py::str(e.value().attr("name")).cast<std::string>();
+      return error;
     } catch (const json::exception& e) {
       return error_message(op, std::string("malformed request: ") + e.what(), true);  // the judge's message
     } catch (const std::exception& e) {

@@ -5,7 +5,8 @@
 # the submission is loaded: harness-error; (2) fails in the worker's own preparation of a call, after
 # the submission's code ran: the worker is not trusted then (a candidate could raise the runtime's own
 # fault), so it is a crash whose message names the runtime's step. (3) A candidate whose forward raises
-# is `crashed`.
+# is `crashed`. (4) A package that neither the worker nor the judge finds is harness-error
+# (missing-module). (5) The reference running out of memory is harness-error.
 # Usage: harness_fault_test.sh KGATE SOURCE_DIR
 set -u
 kgate="$1"
@@ -68,7 +69,26 @@ class ModelNew(torch.nn.Module):
 PY
 run_case candidate_raises "$src/runtime/python" "$scratch/raises.py" 1 crashed crashed
 
-# (4) The reference runs out of memory (as on a GPU shared with other runs): the harness's limit, not a
+# (4) The submission imports a package that this environment lacks (a kernel language not installed
+# where the runtime runs, as CuTe DSL's `cutlass` was on the GPU machine): the environment's limit. The
+# judge checks its own interpreter, so a candidate that claims a module the judge has is missing stays
+# crashed.
+cat > "$scratch/absent_package.py" <<'PY'
+import kgate_absent_dsl_package_for_tests  # noqa: F401
+import torch
+
+
+class ModelNew(torch.nn.Module):
+    def forward(self, x):
+        return torch.clamp(torch.neg(torch.abs(x)), min=0.0)
+PY
+run_case absent_package "$src/runtime/python" "$scratch/absent_package.py" 3 harness-error missing-module
+cat > "$scratch/claims_absent.py" <<'PY'
+raise ModuleNotFoundError("No module named 'json'", name="json")
+PY
+run_case claims_absent "$src/runtime/python" "$scratch/claims_absent.py" 1 crashed crashed
+
+# (5) The reference runs out of memory (as on a GPU shared with other runs): the harness's limit, not a
 # verdict on the honest candidate.
 cat > "$scratch/reference_oom.py" <<'PY'
 import torch

@@ -1,4 +1,5 @@
 // Runtime defences: each check fires on the cheat it exists for and stays quiet on honest outputs.
+#include <limits>
 #include <gtest/gtest.h>
 
 #include <ATen/TensorOperators.h>
@@ -150,6 +151,20 @@ TEST(Poison, AnIntegerOutputAddedOntoThePoisonIsUncleared) {
     auto mixed = uncleared.clone();
     mixed[0] = 7;
     EXPECT_FALSE(check_added_onto_poison(expected, mixed).has_value()) << c10::toString(dtype);
+  }
+  // The output-argument adapters (LeetGPU's solve, kernel(output, ...)) fill an unset integer output with
+  // the type's minimum; seen on the H100: a count of 62503348 came back as -2084980300.
+  for (auto dtype : {at::kShort, at::kInt, at::kLong}) {
+    const auto options = at::TensorOptions().dtype(dtype);
+    const auto expected = at::tensor({0, 12345, 2}, at::TensorOptions().dtype(at::kLong)).to(dtype);
+    const std::int64_t minimum = dtype == at::kShort ? std::numeric_limits<std::int16_t>::min()
+                                 : dtype == at::kInt ? std::numeric_limits<std::int32_t>::min()
+                                                     : std::numeric_limits<std::int64_t>::min();
+    const auto unset = at::ones({3}, options).mul(minimum);
+    auto reason = check_added_onto_poison(expected, unset + expected);
+    ASSERT_TRUE(reason.has_value()) << c10::toString(dtype);
+    EXPECT_NE(reason->message.find("minimum"), std::string::npos) << reason->message;
+    EXPECT_FALSE(check_added_onto_poison(expected, unset + expected + 1).has_value()) << c10::toString(dtype);
   }
   const auto f = at::ones({4});
   EXPECT_FALSE(check_added_onto_poison(f, f * 2).has_value());  // floating: poison-read's business
