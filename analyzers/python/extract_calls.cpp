@@ -349,6 +349,17 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     } else if (carried.k == Value::K::Function) {
       add_edge(fn_of(scope), carried.index, edge_dead(guard));
     }
+    // reduce(lambda a, f: f(a), [torch.relu], x): a library function in a sequence the carrier walks.
+    for (TSNode a : ts::named_children(args)) {
+      if (ts_node_eq(a, target) || !(ts::is(a, "list") || ts::is(a, "tuple") || ts::is(a, "set"))) continue;
+      for (TSNode item : ts::named_children(a)) {
+        const Value held = eval(item, scope);
+        if (held.k == Value::K::Path && held.receiver == ReceiverKind::Module && !is_dtype_path(held.path))
+          children.push_back(held.path);
+        else if (held.k == Value::K::Function)
+          add_edge(fn_of(scope), held.index, edge_dead(guard));
+      }
+    }
   }
   if (c.resolved == "operator.methodcaller" && !c.string_args.empty())
     children.push_back("torch.Tensor." + c.string_args[0]);
@@ -363,6 +374,15 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     }
     if (hook.k == Value::K::Path && !is_dtype_path(hook.path)) children.push_back(hook.path);
   }
+
+  // A target that is a value, not a name: what it may hold is called here (extract_callees.cpp).
+  const bool named = callee.k == Value::K::Function || callee.k == Value::K::Kernel || callee.k == Value::K::Class ||
+                     (callee.k == Value::K::Instance && callee.path.rfind("builtins.", 0) != 0) ||
+                     callee.k == Value::K::ExtFunction || callee.k == Value::K::Extension || callee.k == Value::K::Path;
+  if (!container && !c.unresolved_dynamic && !named && computed_target(fn))
+    pending_callees_.push_back({{facts_.calls.size() + children.size(), fn, scope, guard, start}, false});
+  else if (ts::is(fn, "identifier") && callee.k == Value::K::Param)
+    pending_callees_.push_back({{facts_.calls.size() + children.size(), fn, scope, guard, start}, true});
 
   // A carrier's or hook's call is a call of the torch function it runs, here.
   for (const std::string& child : children) {

@@ -404,8 +404,19 @@ void Extractor::choose_harness() {
     if (!scopes_[0].local_functions.count(name) && !scopes_[0].local_classes.count(name) &&
         module_function_named(name) >= 0)
       outline.functions.push_back(name);
+  // A name the module offers as a callable that is not its own function: bound to a library function
+  // (`custom_kernel = torch.relu`, `from torch.nn.functional import relu as custom_kernel`), a lambda or
+  // what a call returns. The harness would call it, so it selects the profile like a def does, and
+  // note_entry_function_bindings makes the binding a finding.
+  for (const auto& [name, bindings] : scopes_[0].bindings)
+    if (!scopes_[0].local_functions.count(name) && !scopes_[0].local_classes.count(name) &&
+        module_function_named(name) < 0 && offered_callable(name))
+      outline.functions.push_back(name);
+  for (const auto& [alias, target] : scopes_[0].imports)
+    if (!scopes_[0].bindings.count(alias) && library_import(target)) outline.functions.push_back(alias);
   std::sort(outline.classes.begin(), outline.classes.end());
   std::sort(outline.functions.begin(), outline.functions.end());
+  outline.functions.erase(std::unique(outline.functions.begin(), outline.functions.end()), outline.functions.end());
   outline.own_kernels = defines_own_kernels();
   profile_ = harness_.select(outline);
   // A file no profile recognises but that a harness names as its own (GPU MODE's reference.py and
@@ -617,13 +628,58 @@ std::vector<std::string> Extractor::entry_function_names() const {
   return names;
 }
 
+// A module-level value the harness could call in place of a function of the file: a library path, a
+// lambda, or what a call returns. Constants and containers are not.
+bool Extractor::offered_callable(const std::string& name) {
+  const auto b = scopes_[0].bindings.find(name);
+  if (b == scopes_[0].bindings.end() || b->second.empty() || ts_node_is_null(b->second.back().expr)) return false;
+  const TSNode expr = b->second.back().expr;
+  if (ts::is(expr, "lambda") || ts::is(expr, "call")) return true;
+  return (ts::is(expr, "identifier") || ts::is(expr, "attribute")) && eval(expr, 0, 1).k == Value::K::Path;
+}
+
+// An import from a library whose functions are never the submission's own (its own modules, relative
+// or beside it, are followed by the pipeline instead).
+bool Extractor::library_import(const std::string& target) {
+  static const std::set<std::string> kLibraries = {"torch", "torchvision", "numpy", "scipy", "jax", "cupy", "triton"};
+  return kLibraries.count(target.substr(0, target.find('.'))) > 0 && target.find('.') != std::string::npos;
+}
+
+// The top-level import statement that binds `name` (the module's node when none does).
+TSNode Extractor::import_statement_of(const std::string& name) const {
+  for (TSNode statement : ts::named_children(root_)) {
+    if (!ts::is(statement, "import_from_statement") && !ts::is(statement, "import_statement")) continue;
+    for (TSNode item : ts::named_children(statement)) {
+      if (ts_node_eq(item, ts::field(statement, "module_name"))) continue;
+      const TSNode bound = ts::is(item, "aliased_import") ? ts::field(item, "alias") : item;
+      if (ts::text(bound, src_) == name) return statement;
+    }
+  }
+  return root_;
+}
+
 void Extractor::note_entry_function_bindings() {
   if (!profile_) return;
   std::set<std::string> seen;
   for (const std::string& name : entry_function_names()) {
     if (!seen.insert(name).second || module_function_named(name) >= 0) continue;
-    // The module's last binding of the name is what the harness gets (as module_function_named reads it).
+    // The module's last binding of the name is what the harness gets (as module_function_named reads it);
+    // without one, a library function imported under the name.
     const auto b = scopes_[0].bindings.find(name);
+    const auto imported = scopes_[0].imports.find(name);
+    if (b == scopes_[0].bindings.end() && imported != scopes_[0].imports.end() && library_import(imported->second)) {
+      Call c;
+      c.callee = name;
+      c.resolved = imported->second;
+      c.method = last_component(c.resolved);
+      c.local_target = true;
+      c.keywords = {"@entry-function", "@module-level"};
+      const TSNode at = import_statement_of(name);
+      c.span = ts::span(at);
+      call_start_.push_back(ts_node_start_byte(at));
+      facts_.calls.push_back(std::move(c));
+      continue;
+    }
     if (b == scopes_[0].bindings.end() || b->second.empty() || ts_node_is_null(b->second.back().expr)) continue;
     const TSNode expr = b->second.back().expr;
     const Value v = eval(expr, 0, 1);

@@ -196,7 +196,8 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
   switch (obj.k) {
     case Value::K::Path:
       v.k = Value::K::Path;
-      v.path = obj.path + "." + attr;
+      // __builtins__ is the builtins module (or its dict): __builtins__.eval is builtins.eval.
+      v.path = (obj.path == "builtins.__builtins__" ? std::string("builtins") : obj.path) + "." + attr;
       v.dynamic = obj.dynamic;
       v.receiver = ReceiverKind::Module;
       // torch.ops.<ns>.<op> of an op this file registers runs the function that implements it.
@@ -315,6 +316,11 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
     case Value::K::Unknown:
     case Value::K::ExtFunction:
       v.k = Value::K::Path;
+      if (attr == "__class__" && obj.k != Value::K::Unknown) {  // x.__class__.relu is torch.Tensor.relu
+        v.path = "torch.Tensor";
+        v.receiver = ReceiverKind::Module;
+        return v;
+      }
       v.path = "torch.Tensor." + attr;
       v.receiver = obj.k == Value::K::Param
                        ? ReceiverKind::Param
@@ -539,6 +545,14 @@ Value Extractor::eval(TSNode node, int scope, int depth) {
     Value base = eval(obj, scope, depth + 1);
     if (base.k == Value::K::Path) {
       TSNode key = ts::field(node, "subscript");
+      if (base.path == "builtins.__builtins__")  // __builtins__["eval"]: the builtins module as a dict
+        if (auto k = fold_in(key, scope)) {
+          v.k = Value::K::Path;
+          v.path = "builtins." + k->text;
+          v.dynamic = true;
+          v.receiver = ReceiverKind::Module;
+          return v;
+        }
       constexpr std::string_view kDict = ".__dict__";
       if (base.path.size() > kDict.size() &&
           base.path.compare(base.path.size() - kDict.size(), kDict.size(), kDict) == 0) {

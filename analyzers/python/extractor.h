@@ -348,6 +348,9 @@ class Extractor {
   // module binds to something other than a function of this file (`custom_kernel = torch.relu`):
   // the code that runs is not the code judged.
   void note_entry_function_bindings();
+  bool offered_callable(const std::string& name);
+  bool library_import(const std::string& target);
+  TSNode import_statement_of(const std::string& name) const;
   std::vector<std::string> entry_function_names() const;
   bool follow_entry_rebinding(const std::string& attr, TSNode at);
   // Attributes a subtree rebinds on an object (`obj.attr = v`, `setattr(obj, "attr", v)`; "*" when the
@@ -387,6 +390,7 @@ class Extractor {
   std::vector<Binding> param_arguments(int scope, const std::string& name) const;
   Value returned_module(int fi, int depth);
   void finish_containers();
+  static bool computed_target(TSNode fn);
   bool stored_state(const ReturnFlow& f, TSNode value, int scope);
   std::optional<std::vector<const Binding*>> param_rebinding(const std::string& name, int scope, uint32_t use) const;
   bool setup_function(int function) const;
@@ -545,6 +549,23 @@ class Extractor {
     uint32_t start;
   };
   std::vector<PendingContainer> pending_containers_;
+  // Calls whose target is computed ([torch.relu][0](x), table[key](x), pick()(x)) or a parameter
+  // (`def apply(f, x): return f(x)`), resolved once every call site is known (finish_computed_callees).
+  struct PendingCallee {
+    PendingContainer at;
+    bool parameter = false;  // the target is a parameter: no call site naming a callable is no finding
+  };
+  std::vector<PendingCallee> pending_callees_;
+  // What a computed call target may hold: library functions (paths), functions of this file, and
+  // whether something else the gate knows (a kernel, a class, a module) or nothing it can name.
+  struct CallableSink {
+    std::vector<std::string> paths;
+    std::vector<int> functions;
+    bool known = false;
+  };
+  void callable_elements(TSNode e, int scope, int depth, CallableSink& sink,
+                         std::set<std::tuple<uint32_t, uint32_t, int>>& seen);
+  void finish_computed_callees();
   std::unordered_map<int, Value> returned_modules_;             // memo of returned_module
   std::vector<std::pair<int, std::string>> launch_containers_;  // (scope, name)
   std::unordered_set<uint32_t> graph_keys_;  // byte offsets of identity calls that key a refreshed replay

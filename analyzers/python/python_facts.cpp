@@ -25,6 +25,7 @@ void Extractor::run(TSNode root) {
   Guard none;
   walk(root, 0, none);
   finish_containers();  // every list fill and helper call is known now
+  finish_computed_callees();
   link_extension_calls_by_name();
   finish_graphs();        // before reachability: a refreshed replay calls what its captures recorded
   finish_dot_defaults();  // before reachability: it adds casts

@@ -42,6 +42,28 @@ def _project(a, b):
     return torch.matmul(a, b)
 
 
+def _pick_activation():
+    return torch.tanh
+
+
+def _apply(fn, v):
+    # ruleid: torch-function-in-forward
+    return fn(v)
+
+
+def _apply_own(fn, v):
+    # A parameter that every call site binds to a function of this file: that function runs.
+    # ok: torch-function-in-forward
+    return fn(v)
+
+
+def _double(v):
+    return v
+
+
+_ACTIVATIONS = {"gelu": F.gelu, "silu": F.silu}
+
+
 def _reference_never_called(a, b):
     # ok: torch-function-in-forward
     return torch.matmul(a, b)
@@ -117,6 +139,20 @@ class ModelNew(nn.Module):
         # Calling it is.
         # ruleid: torch-function-in-forward
         y = y + scale(y[..., :4])
+        # Library functions held as values: in a list, a dict, a conditional, returned from a helper,
+        # handed through builtins, or passed to a parameter that is called.
+        # ruleid: torch-function-in-forward
+        y = [torch.relu][0](y)
+        # ruleid: torch-function-in-forward
+        y = _ACTIVATIONS["gelu"](y)
+        # ruleid: torch-function-in-forward
+        y = (torch.sigmoid if n > 0 else torch.tanh)(y)
+        # ruleid: torch-function-in-forward
+        y = _pick_activation()(y)
+        # ruleid: torch-function-in-forward
+        y = next(iter([torch.exp]))(y)
+        y = _apply(torch.neg, y)
+        y = _apply_own(_double, y)
         y = _project(y, b)
         if False:
             # ok: torch-function-in-forward

@@ -11,6 +11,13 @@ def _patch(obj, attr_name, value):
     setattr(obj, attr_name, value)
 
 
+def _identity(v):
+    return v
+
+
+_OWN = {"id": _identity}
+
+
 class ModelNew(nn.Module):
     def forward(self, x, op, mod_name, attr_name):
         # ruleid: dynamic-lookup-unresolved
@@ -22,6 +29,12 @@ class ModelNew(nn.Module):
         # ruleid: dynamic-lookup-unresolved
         helper = importlib.import_module(mod_name)
         _patch(helper, attr_name, y)
+        # A call of a value that holds nothing the gate can name (an attribute never assigned).
+        # ruleid: dynamic-lookup-unresolved
+        y = self.table[op](y)
+        # A table of functions of this file, picked by key: they run.
+        # ok: dynamic-lookup-unresolved
+        y = _OWN[op](y)
         # ok: dynamic-lookup-unresolved
         math_mod = importlib.import_module("math")
         # ok: dynamic-lookup-unresolved

@@ -1,0 +1,156 @@
+// Extractor, after pass 2: calls whose target is a value, not a name. A library function held in a list,
+// tuple or dict, picked by a subscript, returned from a helper, chosen by a conditional, handed through
+// builtins (next(iter([torch.relu]))) or passed as a parameter (`def apply(f, x): return f(x)`) is called
+// at that call: a library function is a call of it there, a function of this file an edge to it. A
+// computed target that holds nothing the gate can name is an unresolved call (`@computed-target`,
+// judged by dynamic-lookup-unresolved): what runs there is unknown, so it is a finding, never silence.
+#include <algorithm>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "analyzers/python/extractor.h"
+#include "analyzers/treesitter/ts_node.h"
+
+namespace kgate::python::detail {
+
+namespace {
+
+// Builtins that hand a callable on from their arguments: next(iter([f])), sorted([...])[0], min(...).
+bool passes_callables_on(const std::string& path) {
+  static const std::set<std::string> kPassing = {
+      "builtins.next",     "builtins.iter",   "builtins.list",   "builtins.tuple", "builtins.sorted",
+      "builtins.reversed", "builtins.min",    "builtins.max",    "builtins.dict",  "builtins.set",
+      "builtins.filter",   "builtins.enumerate", "builtins.zip", "builtins.frozenset"};
+  return kPassing.count(path) > 0;
+}
+
+}  // namespace
+
+// A call target that is neither a name nor an attribute: a subscript, a call, a conditional, a literal.
+bool Extractor::computed_target(TSNode fn) {
+  while (ts::is(fn, "parenthesized_expression")) fn = ts::named_child(fn, 0);
+  return !ts_node_is_null(fn) && !ts::is(fn, "identifier") && !ts::is(fn, "attribute");
+}
+
+void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& sink,
+                                  std::set<std::tuple<uint32_t, uint32_t, int>>& seen) {
+  if (ts_node_is_null(e) || depth > kMaxEvalDepth) return;
+  if (!seen.insert({ts_node_start_byte(e), ts_node_end_byte(e), scope}).second) return;
+  const auto recurse = [&](TSNode n, int s) { callable_elements(n, s, depth + 1, sink, seen); };
+  const auto add_function = [&](int fi) {
+    if (std::find(sink.functions.begin(), sink.functions.end(), fi) == sink.functions.end())
+      sink.functions.push_back(fi);
+  };
+  const std::string_view t = ts::type(e);
+  if (t == "parenthesized_expression") return recurse(ts::named_child(e, 0), scope);
+  if (t == "subscript") return recurse(ts::field(e, "value"), scope);  // the key picks; the container holds
+  if (t == "conditional_expression") {                                // body if condition else alternative
+    recurse(ts::named_child(e, 0), scope);
+    return recurse(ts::named_child(e, 2), scope);
+  }
+  if (t == "boolean_operator") {
+    recurse(ts::field(e, "left"), scope);
+    return recurse(ts::field(e, "right"), scope);
+  }
+  if (t == "list" || t == "tuple" || t == "set" || t == "expression_list" || t == "argument_list") {
+    for (TSNode item : ts::named_children(e))
+      if (!ts::is(item, "comment")) recurse(ts::is(item, "keyword_argument") ? ts::field(item, "value") : item, scope);
+    return;
+  }
+  if (t == "dictionary") {
+    for (TSNode pair : ts::named_children(e)) {
+      if (ts::is(pair, "pair")) recurse(ts::field(pair, "value"), scope);
+      if (ts::is(pair, "dictionary_splat")) recurse(ts::named_child(pair, 0), scope);
+    }
+    return;
+  }
+  if (t == "list_comprehension" || t == "set_comprehension" || t == "generator_expression" ||
+      t == "dictionary_comprehension") {
+    // What the comprehension yields comes from the iterables it walks.
+    for (TSNode clause : ts::named_children(e))
+      if (ts::is(clause, "for_in_clause")) recurse(ts::field(clause, "right"), scope);
+    return;
+  }
+  if (t == "call") {
+    const Value target = eval(ts::field(e, "function"), scope, depth + 1);
+    if (target.k == Value::K::Function) {  // a helper of this file: what it returns
+      add_function(target.index);
+      if (auto r = return_exprs_.find(target.index); r != return_exprs_.end())
+        for (const Binding& b : r->second) recurse(b.expr, b.scope);
+      return;
+    }
+    if (target.k == Value::K::Path && passes_callables_on(target.path)) return recurse(ts::field(e, "arguments"), scope);
+    if (target.k == Value::K::Path && target.path == "functools.partial")
+      return recurse(positional_arg(ts::field(e, "arguments"), 0), scope);
+    const Value result = eval(e, scope, depth + 1);
+    if (target.k == Value::K::Path && target.path == "builtins.getattr" && result.k == Value::K::Path &&
+        !is_dtype_path(result.path)) {
+      sink.paths.push_back(result.path);  // getattr(torch, "relu")
+      return;
+    }
+    if (result.k == Value::K::Kernel || result.k == Value::K::Instance || result.k == Value::K::Function ||
+        result.k == Value::K::ExtFunction)
+      sink.known = true;
+    return;
+  }
+  if (t == "lambda") {  // its body is this file's code (a default's lambda may not be a collected function)
+    const Value v = eval(e, scope, depth + 1);
+    if (v.k == Value::K::Function) add_function(v.index);
+    sink.known = true;
+    return;
+  }
+  if (t != "identifier" && t != "attribute") return;
+  const Value v = eval(e, scope, depth + 1);
+  switch (v.k) {
+    case Value::K::Function:
+      add_function(v.index);
+      return;
+    case Value::K::Path:
+      // A module's function or a tensor's bound method (x.relu) named as a value.
+      if (!is_dtype_path(v.path)) sink.paths.push_back(v.path);
+      return;
+    case Value::K::Kernel:
+    case Value::K::Class:
+    case Value::K::Instance:
+    case Value::K::ExtFunction:
+    case Value::K::Extension:
+      sink.known = true;
+      return;
+    default:
+      break;
+  }
+  if (t != "identifier") return;
+  // A name bound to a container or passed in: follow its bindings, or the arguments at its call sites.
+  const std::string name(ts::text(e, src_));
+  const Found f = find_name(name, scope);
+  if (f.k == Found::K::Binding && f.bindings)
+    for (const Binding& b : *f.bindings) recurse(ts_node_is_null(b.expr) ? b.unpacked : b.expr, b.scope);
+  if (f.k == Found::K::Param)
+    for (const Binding& b : param_arguments(f.scope, name)) recurse(b.expr, b.scope);
+}
+
+void Extractor::finish_computed_callees() {
+  for (const PendingCallee& p : pending_callees_) {
+    CallableSink sink;
+    std::set<std::tuple<uint32_t, uint32_t, int>> seen;
+    callable_elements(p.at.fn, p.at.scope, 0, sink, seen);
+    for (int fi : sink.functions) add_edge(fn_of(p.at.scope), fi, edge_dead(p.at.guard));
+    const Call held = facts_.calls[p.at.call];
+    for (const std::string& path : sink.paths) {
+      Call cc = held;
+      cc.resolved = path;
+      cc.method = last_component(path);
+      cc.keywords.push_back("@held-as-value");
+      call_start_.push_back(p.at.start);
+      facts_.calls.push_back(std::move(cc));
+    }
+    // A parameter that no call site of this file binds comes from the harness or a carrier (forward's
+    // kv_cache module, a hook's arguments): not this file's to name.
+    if (!p.parameter && sink.paths.empty() && sink.functions.empty() && !sink.known)
+      facts_.calls[p.at.call].keywords.push_back("@computed-target");
+  }
+}
+
+}  // namespace kgate::python::detail
