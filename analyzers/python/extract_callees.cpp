@@ -20,9 +20,9 @@ namespace {
 // Builtins that hand a callable on from their arguments: next(iter([f])), sorted([...])[0], min(...).
 bool passes_callables_on(const std::string& path) {
   static const std::set<std::string> kPassing = {
-      "builtins.next",     "builtins.iter",   "builtins.list",   "builtins.tuple", "builtins.sorted",
-      "builtins.reversed", "builtins.min",    "builtins.max",    "builtins.dict",  "builtins.set",
-      "builtins.filter",   "builtins.enumerate", "builtins.zip", "builtins.frozenset"};
+      "builtins.next",     "builtins.iter",      "builtins.list", "builtins.tuple",    "builtins.sorted",
+      "builtins.reversed", "builtins.min",       "builtins.max",  "builtins.dict",     "builtins.set",
+      "builtins.filter",   "builtins.enumerate", "builtins.zip",  "builtins.frozenset"};
   return kPassing.count(path) > 0;
 }
 
@@ -46,7 +46,7 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
   const std::string_view t = ts::type(e);
   if (t == "parenthesized_expression") return recurse(ts::named_child(e, 0), scope);
   if (t == "subscript") return recurse(ts::field(e, "value"), scope);  // the key picks; the container holds
-  if (t == "conditional_expression") {                                // body if condition else alternative
+  if (t == "conditional_expression") {                                 // body if condition else alternative
     recurse(ts::named_child(e, 0), scope);
     return recurse(ts::named_child(e, 2), scope);
   }
@@ -74,14 +74,24 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     return;
   }
   if (t == "call") {
-    const Value target = eval(ts::field(e, "function"), scope, depth + 1);
-    if (target.k == Value::K::Function) {  // a helper of this file: what it returns
+    const TSNode fn = ts::field(e, "function");
+    const Value target = eval(fn, scope, depth + 1);
+    if (target.k == Value::K::Function) {  // a helper of this file: what it returns (a lambda: its body)
       add_function(target.index);
+      const TSNode node = function_nodes_[target.index];
+      if (ts::is(node, "lambda")) recurse(ts::field(node, "body"), scope);
       if (auto r = return_exprs_.find(target.index); r != return_exprs_.end())
         for (const Binding& b : r->second) recurse(b.expr, b.scope);
       return;
     }
-    if (target.k == Value::K::Path && passes_callables_on(target.path)) return recurse(ts::field(e, "arguments"), scope);
+    // table.get("r"), table.pop(k): what the container holds.
+    if (ts::is(fn, "attribute")) {
+      const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
+      if (method == "get" || method == "pop" || method == "setdefault" || method == "__getitem__" || method == "values")
+        return recurse(ts::field(fn, "object"), scope);
+    }
+    if (target.k == Value::K::Path && passes_callables_on(target.path))
+      return recurse(ts::field(e, "arguments"), scope);
     if (target.k == Value::K::Path && target.path == "functools.partial")
       return recurse(positional_arg(ts::field(e, "arguments"), 0), scope);
     const Value result = eval(e, scope, depth + 1);
@@ -111,9 +121,12 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
       // A module's function or a tensor's bound method (x.relu) named as a value.
       if (!is_dtype_path(v.path)) sink.paths.push_back(v.path);
       return;
+    case Value::K::Instance:
+      if (v.path.rfind("builtins.", 0) == 0) break;  // what a builtin returned (table.get(k)): its bindings say
+      sink.known = true;
+      return;
     case Value::K::Kernel:
     case Value::K::Class:
-    case Value::K::Instance:
     case Value::K::ExtFunction:
     case Value::K::Extension:
       sink.known = true;
@@ -121,7 +134,16 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     default:
       break;
   }
-  if (t != "identifier") return;
+  if (t == "attribute") {  // self.ops: what the class's methods bind to it, or its class body
+    const Value owner = eval(ts::field(e, "object"), scope, depth + 1);
+    if (owner.k != Value::K::Self || owner.index < 0) return;
+    const std::string attr(ts::text(ts::field(e, "attribute"), src_));
+    const ClassInfo& ci = classes_[owner.index];
+    for (const auto* attrs : {&ci.self_attrs, &ci.class_attrs})
+      if (auto it = attrs->find(attr); it != attrs->end())
+        for (const Binding& b : it->second) recurse(ts_node_is_null(b.expr) ? b.unpacked : b.expr, b.scope);
+    return;
+  }
   // A name bound to a container or passed in: follow its bindings, or the arguments at its call sites.
   const std::string name(ts::text(e, src_));
   const Found f = find_name(name, scope);

@@ -381,7 +381,9 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
                      callee.k == Value::K::ExtFunction || callee.k == Value::K::Extension || callee.k == Value::K::Path;
   if (!container && !c.unresolved_dynamic && !named && computed_target(fn))
     pending_callees_.push_back({{facts_.calls.size() + children.size(), fn, scope, guard, start}, false});
-  else if (ts::is(fn, "identifier") && callee.k == Value::K::Param)
+  else if (!container && !c.unresolved_dynamic &&
+           (((callee.k == Value::K::Param || !named) && (ts::is(fn, "identifier") || ts::is(fn, "attribute"))) ||
+            (callee.k == Value::K::Instance && callee.index < 0 && computed_target(fn))))
     pending_callees_.push_back({{facts_.calls.size() + children.size(), fn, scope, guard, start}, true});
 
   // A carrier's or hook's call is a call of the torch function it runs, here.

@@ -553,7 +553,9 @@ class Extractor {
   // (`def apply(f, x): return f(x)`), resolved once every call site is known (finish_computed_callees).
   struct PendingCallee {
     PendingContainer at;
-    bool parameter = false;  // the target is a parameter: no call site naming a callable is no finding
+    // The target is a name or attribute (a parameter, a local bound to a container's element): when
+    // nothing it may hold is found it is no finding (a harness's argument, a loop over modules).
+    bool parameter = false;
   };
   std::vector<PendingCallee> pending_callees_;
   // What a computed call target may hold: library functions (paths), functions of this file, and
