@@ -28,6 +28,21 @@ bool passes_callables_on(const std::string& path) {
 
 }  // namespace
 
+// The key of a container that subscript assignments fill: `self.cache` by class and attribute, a name by
+// the scope that binds it. Empty for anything else.
+std::string Extractor::container_key(TSNode container, int scope) {
+  if (ts::is(container, "attribute")) {
+    const Value owner = eval(ts::field(container, "object"), scope);
+    if (owner.k != Value::K::Self || owner.index < 0) return "";
+    return "self#" + std::to_string(owner.index) + "." + std::string(ts::text(ts::field(container, "attribute"), src_));
+  }
+  if (!ts::is(container, "identifier")) return "";
+  const std::string name(ts::text(container, src_));
+  const Found f = find_name(name, scope);
+  if (f.k != Found::K::Binding && f.k != Found::K::Global) return "";
+  return std::to_string(f.scope) + ":" + name;
+}
+
 // A call target that is neither a name nor an attribute: a subscript, a call, a conditional, a literal.
 bool Extractor::computed_target(TSNode fn) {
   while (ts::is(fn, "parenthesized_expression")) fn = ts::named_child(fn, 0);
@@ -142,6 +157,8 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     for (const auto* attrs : {&ci.self_attrs, &ci.class_attrs})
       if (auto it = attrs->find(attr); it != attrs->end())
         for (const Binding& b : it->second) recurse(ts_node_is_null(b.expr) ? b.unpacked : b.expr, b.scope);
+    if (auto it = subscript_fills_.find(container_key(e, scope)); it != subscript_fills_.end())
+      for (const Binding& b : it->second) recurse(b.expr, b.scope);
     return;
   }
   // A name bound to a container or passed in: follow its bindings, or the arguments at its call sites.
@@ -149,6 +166,8 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
   const Found f = find_name(name, scope);
   if (f.k == Found::K::Binding && f.bindings)
     for (const Binding& b : *f.bindings) recurse(ts_node_is_null(b.expr) ? b.unpacked : b.expr, b.scope);
+  if (auto it = subscript_fills_.find(container_key(e, scope)); it != subscript_fills_.end())
+    for (const Binding& b : it->second) recurse(b.expr, b.scope);
   if (f.k == Found::K::Param)
     for (const Binding& b : param_arguments(f.scope, name)) recurse(b.expr, b.scope);
 }

@@ -122,6 +122,9 @@ void Extractor::record_assignment(TSNode node, int scope, const Guard& guard, bo
       }
       if (base == "os.environ" && key && key->text == "TRITON_F32_DEFAULT")
         if (auto v = fold_in(right, scope)) triton_f32_default_ = v->text;
+      if (targets.size() == 1)
+        if (const std::string held = container_key(obj, scope); !held.empty())
+          subscript_fills_[held].push_back(Binding{right, scope});
       w.root = module_path(ov) ? ReceiverKind::Module : root_kind(obj, scope);
       // out[...] = v fills a local buffer; self.cache[k] = v stocks a cache, which is not "written".
       if (w.root != ReceiverKind::Self && w.root != ReceiverKind::Module) note_written(scope, obj);

@@ -558,6 +558,10 @@ class Extractor {
     bool parameter = false;
   };
   std::vector<PendingCallee> pending_callees_;
+  // Values stored into a container by subscript (`self.cache[key] = make_launcher(...)`), by the
+  // container's key (container_key): what a call of one of its elements may run.
+  std::unordered_map<std::string, std::vector<Binding>> subscript_fills_;
+  std::string container_key(TSNode container, int scope);
   // What a computed call target may hold: library functions (paths), functions of this file, and
   // whether something else the gate knows (a kernel, a class, a module) or nothing it can name.
   struct CallableSink {
