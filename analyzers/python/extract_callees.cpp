@@ -70,8 +70,12 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     return recurse(ts::field(e, "right"), scope);
   }
   if (t == "list" || t == "tuple" || t == "set" || t == "expression_list" || t == "argument_list") {
-    for (TSNode item : ts::named_children(e))
-      if (!ts::is(item, "comment")) recurse(ts::is(item, "keyword_argument") ? ts::field(item, "value") : item, scope);
+    for (TSNode item : ts::named_children(e)) {
+      if (ts::is(item, "comment")) continue;
+      // sorted(fns, key=id): the key orders the elements and is not one of them.
+      if (ts::is(item, "keyword_argument") && ts::text(ts::field(item, "name"), src_) == "key") continue;
+      recurse(ts::is(item, "keyword_argument") ? ts::field(item, "value") : item, scope);
+    }
     return;
   }
   if (t == "dictionary") {
