@@ -106,7 +106,8 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     // table.get("r"), table.pop(k): what the container holds.
     if (ts::is(fn, "attribute")) {
       const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
-      if (method == "get" || method == "pop" || method == "setdefault" || method == "__getitem__" || method == "values")
+      if (method == "get" || method == "pop" || method == "setdefault" || method == "__getitem__" ||
+          method == "values" || method == "items")
         return recurse(ts::field(fn, "object"), scope);
     }
     if (target.k == Value::K::Path && passes_callables_on(target.path))
@@ -168,8 +169,12 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
   // A name bound to a container or passed in: follow its bindings, or the arguments at its call sites.
   const std::string name(ts::text(e, src_));
   const Found f = find_name(name, scope);
+  // (A for target: the elements of the iterable it walks, `for f in (torch.relu, torch.tanh): f(x)`.)
   if (f.k == Found::K::Binding && f.bindings)
-    for (const Binding& b : *f.bindings) recurse(ts_node_is_null(b.expr) ? b.unpacked : b.expr, b.scope);
+    for (const Binding& b : *f.bindings) {
+      recurse(ts_node_is_null(b.expr) ? b.unpacked : b.expr, b.scope);
+      if (ts_node_is_null(b.expr)) recurse(b.iterated, b.scope);
+    }
   if (auto it = subscript_fills_.find(container_key(e, scope)); it != subscript_fills_.end())
     for (const Binding& b : it->second) recurse(b.expr, b.scope);
   if (f.k == Found::K::Param)

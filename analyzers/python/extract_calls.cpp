@@ -55,6 +55,10 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       if (TSNode table = ts::field(fn, "value"); ts::is(table, "subscript"))
         for (int other : kernel_functions_in(ts::field(table, "value"), scope))
           if (other != k.index) add_edge(fn_of(scope), other, edge_dead(guard));
+      // `for k in (relu_kernel, add_kernel): k[grid](...)`: the loop launches each of them.
+      if (TSNode iterable = iterated_by(ts::field(fn, "value"), scope); !ts_node_is_null(iterable))
+        for (const Value& other : iterated_kernels(iterable, scope, 0))
+          if (other.index >= 0 && other.index != k.index) add_edge(fn_of(scope), other.index, edge_dead(guard));
       mark_args_written(args, scope, /*launch=*/true);
       note_launch_arguments(args);
       return;

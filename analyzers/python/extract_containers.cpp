@@ -185,6 +185,65 @@ void Extractor::container_children(TSNode fn, int scope, ModuleSink& sink) {
   module_elements(target, scope, 0, sink, seen);
 }
 
+std::vector<Value> Extractor::iterated_kernels(TSNode iterable, int scope, int depth) {
+  std::vector<Value> out;
+  if (ts_node_is_null(iterable) || depth > kMaxEvalDepth) return out;
+  const auto add = [&](const Value& v) {
+    if (v.k != Value::K::Kernel && !kernel_function(v)) return;
+    for (const Value& o : out)
+      if (o.k == v.k && o.index == v.index && o.path == v.path) return;
+    out.push_back(v);
+  };
+  const std::string_view t = ts::type(iterable);
+  if (t == "parenthesized_expression") return iterated_kernels(ts::named_child(iterable, 0), scope, depth + 1);
+  if (t == "list" || t == "tuple" || t == "set") {
+    for (TSNode e : ts::named_children(iterable)) {
+      // (name, kernel) pairs: `for name, k in (("relu", relu_kernel), ...)` binds each name to either.
+      if (ts::is(e, "tuple") || ts::is(e, "list") || ts::is(e, "parenthesized_expression")) {
+        for (const Value& v : iterated_kernels(e, scope, depth + 1)) add(v);
+      } else if (!ts::is(e, "comment")) {
+        add(eval(e, scope, depth + 1));
+      }
+    }
+    return out;
+  }
+  if (t == "dictionary") {
+    for (TSNode pair : ts::named_children(iterable))
+      if (ts::is(pair, "pair")) add(eval(ts::field(pair, "value"), scope, depth + 1));
+    return out;
+  }
+  if (t == "call") {
+    const TSNode fn = ts::field(iterable, "function");
+    const TSNode args = ts::field(iterable, "arguments");
+    if (ts::is(fn, "attribute")) {
+      const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
+      if (method == "values" || method == "items") return iterated_kernels(ts::field(fn, "object"), scope, depth + 1);
+      return out;
+    }
+    const Value target = eval(fn, scope, depth + 1);
+    static const std::set<std::string> kWalks = {"builtins.enumerate", "builtins.zip",   "builtins.reversed",
+                                                 "builtins.list",      "builtins.tuple", "builtins.sorted"};
+    if (target.k == Value::K::Path && kWalks.count(target.path))
+      for (TSNode a : ts::named_children(args))
+        if (!ts::is(a, "keyword_argument") && !ts::is(a, "comment"))
+          for (const Value& v : iterated_kernels(a, scope, depth + 1)) add(v);
+    return out;
+  }
+  if (t == "identifier") {
+    for (const Binding& c : element_candidates(iterable, scope)) add(eval(c.expr, c.scope, depth + 1));
+    // A name bound to a dict literal: element_candidates gives its values.
+  }
+  return out;
+}
+
+TSNode Extractor::iterated_by(TSNode use, int scope) const {
+  if (!ts::is(use, "identifier")) return TSNode{};
+  const Found f = find_name(std::string(ts::text(use, src_)), scope);
+  if (f.k != Found::K::Binding || !f.bindings || f.bindings->empty()) return TSNode{};
+  const Binding& b = f.scope == scope ? reaching_binding(*f.bindings, use) : f.bindings->back();
+  return ts_node_is_null(b.expr) ? b.iterated : TSNode{};
+}
+
 void Extractor::finish_containers() {
   for (const PendingContainer& p : pending_containers_) {
     ModuleSink sink;

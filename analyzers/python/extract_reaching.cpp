@@ -12,7 +12,13 @@ namespace kgate::python::detail {
 Value Extractor::eval_binding(const std::vector<Binding>& bindings, int depth, TSNode use) {
   if (bindings.empty()) return Value{Value::K::Tensor};
   const Binding& b = ts_node_is_null(use) ? bindings.back() : reaching_binding(bindings, use);
-  if (ts_node_is_null(b.expr)) return Value{Value::K::Tensor};
+  if (ts_node_is_null(b.expr)) {
+    // A for target over kernels (`for k in (relu_kernel, add_kernel): k[grid](...)`): a kernel; the
+    // launch adds edges to the others (record_call).
+    if (!ts_node_is_null(b.iterated))
+      if (std::vector<Value> ks = iterated_kernels(b.iterated, b.scope, depth + 1); !ks.empty()) return ks.front();
+    return Value{Value::K::Tensor};
+  }
   int saved = current_scope_;
   current_scope_ = b.scope;
   Value v = eval(b.expr, b.scope, depth + 1);
@@ -56,6 +62,42 @@ static TSNode branch_owner(TSNode block) {
   return TSNode{};
 }
 
+// A break or continue of `loop` itself (not of a loop or function nested in it) that starts before `at`.
+static bool exits_before(TSNode node, TSNode loop, uint32_t at) {
+  for (TSNode child : ts::named_children(node)) {
+    if (ts_node_start_byte(child) >= at) break;
+    const std::string_view t = ts::type(child);
+    if (t == "break_statement" || t == "continue_statement") return true;
+    if (t == "for_statement" || t == "while_statement" || t == "function_definition" || t == "lambda" ||
+        t == "class_definition")
+      continue;
+    if (exits_before(child, loop, at)) return true;
+  }
+  return false;
+}
+
+bool Extractor::loop_body_runs(TSNode loop, TSNode n) const {
+  const TSNode body = ts::field(loop, "body");
+  if (ts_node_is_null(body) || exits_before(body, loop, ts_node_start_byte(n))) return false;
+  TSNode it = ts::field(loop, "right");
+  while (ts::is(it, "parenthesized_expression")) it = ts::named_child(it, 0);
+  const std::string_view t = ts::type(it);
+  if ((t == "list" || t == "tuple" || t == "set" || t == "dictionary") && ts::named_count(it) == 0) return false;
+  if (t == "call" && ts::text(ts::field(it, "function"), src_) == "range") {
+    std::vector<TSNode> bounds;
+    for (TSNode a : ts::named_children(ts::field(it, "arguments")))
+      if (!ts::is(a, "comment")) bounds.push_back(a);
+    if (bounds.size() == 1) {
+      if (auto stop = folder_.fold_int(bounds[0]); stop && *stop <= 0) return false;
+    } else if (bounds.size() == 2) {
+      auto start = folder_.fold_int(bounds[0]);
+      auto stop = folder_.fold_int(bounds[1]);
+      if (start && stop && *start >= *stop) return false;
+    }
+  }
+  return true;
+}
+
 bool Extractor::runs_through(const std::vector<Binding>& bindings, TSNode n, TSNode stop, uint32_t use,
                              TSNode* anchor) const {
   TSNode from = n;
@@ -67,6 +109,11 @@ bool Extractor::runs_through(const std::vector<Binding>& bindings, TSNode n, TSN
         t == "with_statement" || t == "parenthesized_expression" || t == "expression_list" || t == "tuple" ||
         t == "list" || t == "named_expression")
       continue;
+    if (t == "for_statement") {
+      if (ts_node_eq(from, ts::field(at, "right"))) continue;  // the iterable is evaluated once
+      if (ts_node_eq(from, ts::field(at, "body")) && loop_body_runs(at, n)) continue;
+      return false;
+    }
     // An `if` runs through when the step came from its condition, or when every branch (an `else`
     // included) binds the name on its own straight path before the use.
     if (t != "if_statement" && t != "elif_clause" && t != "else_clause") return false;

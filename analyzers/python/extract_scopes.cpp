@@ -109,6 +109,17 @@ void Extractor::bind_target(TSNode target, TSNode value, int scope, int class_in
   }
 }
 
+void Extractor::mark_iterated(TSNode target, TSNode iterable, int scope) {
+  if (ts::is(target, "identifier")) {
+    const std::string name(ts::text(target, src_));
+    auto& bindings = scopes_[scopes_[scope].globals_declared.count(name) ? 0 : scope].bindings[name];
+    if (!bindings.empty() && ts_node_is_null(bindings.back().expr)) bindings.back().iterated = iterable;
+    return;
+  }
+  if (ts::is(target, "pattern_list") || ts::is(target, "tuple_pattern") || ts::is(target, "list_pattern"))
+    for (TSNode element : ts::named_children(target)) mark_iterated(element, iterable, scope);
+}
+
 void Extractor::collect_import(TSNode node, int scope) {
   Scope& s = scopes_[scope];
   if (ts::is(node, "import_statement")) {
@@ -284,7 +295,11 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
       bind_target(ts::named_child(left, 0), TSNode{}, scope, class_index);
       bind_target(ts::named_child(left, 1), positional_arg(ts::field(right, "arguments"), 0), scope, class_index);
     } else {
-      bind_target(left, self_attr(right) && ts::is(left, "identifier") ? right : TSNode{}, scope, class_index);
+      const bool container = self_attr(right) && ts::is(left, "identifier");
+      bind_target(left, container ? right : TSNode{}, scope, class_index);
+      // Otherwise each name the loop binds is an element of the iterable (a table of kernels or of
+      // library functions walked by the loop: extract_callees.cpp, Extractor::iterated_kernels).
+      if (!container) mark_iterated(left, right, scope);
     }
   } else if (t == "as_pattern_target") {
     bind_target(ts::named_child(node, 0), TSNode{}, scope, class_index);

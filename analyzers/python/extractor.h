@@ -153,6 +153,7 @@ struct Binding {
   int scope = 0;
   TSNode augmented{};  // the `x += v` statement of a null binding made by one
   TSNode unpacked{};   // the right side a null binding was unpacked from (`B, N = x.shape`)
+  TSNode iterated{};   // the iterable a for target walks (`for f in (k1, k2):`): it holds the elements
 };
 
 struct Scope {
@@ -248,6 +249,8 @@ class Extractor {
   void add_function(TSNode def, TSNode name_node, int scope, int class_index, FunctionKind kind,
                     const std::vector<TSNode>& decorators);
   void bind_target(TSNode target, TSNode value, int scope, int class_index);
+  // Sets Binding::iterated on the names a for loop's target binds (just bound, to nothing followed).
+  void mark_iterated(TSNode target, TSNode iterable, int scope);
   void collect_import(TSNode node, int scope);
   void collect(TSNode node, int scope, int class_index);
   void classify_functions();
@@ -310,8 +313,14 @@ class Extractor {
   Reaching reaching_at(const std::vector<Binding>& bindings, uint32_t at) const;
   // Whether binding node `n` runs whenever the code at byte `use` does, up to `stop` (or, when null,
   // up to the first statement around `use`): only plain statements, blocks and `with` between, or an
-  // if/elif/else that binds one of `bindings` on the straight path of every branch.
+  // if/elif/else that binds one of `bindings` on the straight path of every branch, or a for loop whose
+  // body binds it (see loop_body_runs).
   // `anchor`, when given, is set to where the straight path starts: `n`, or the outermost such if.
+  // Whether the body of for loop `loop` is taken to run through to `n` (in it) before the loop ends:
+  // the loop is not provably empty (range(0), an empty literal) and no break or continue of its own
+  // comes before `n`. A loop with a count the gate cannot fold (range(self.num_layers), a module list)
+  // is taken to run: an identity left by a zero-trip loop is the runtime stage's to see.
+  bool loop_body_runs(TSNode loop, TSNode n) const;
   bool runs_through(const std::vector<Binding>& bindings, TSNode n, TSNode stop, uint32_t use,
                     TSNode* anchor = nullptr) const;
   Value attribute_of(const Value& obj, const std::string& attr, int depth);
@@ -329,6 +338,11 @@ class Extractor {
   Value find_kernel_element(TSNode container, int scope, int depth);
   std::vector<Binding> element_candidates(TSNode container, int scope) const;
   std::vector<int> kernel_functions_in(TSNode container, int scope);
+  // The kernels among what a for loop over `iterable` binds (extract_containers.cpp): the elements of a
+  // literal, of a name bound to one, through enumerate/zip/reversed/list/tuple/sorted and .values()/.items().
+  std::vector<Value> iterated_kernels(TSNode iterable, int scope, int depth);
+  // The iterable a for-target name at `use` walks (its binding there), or null.
+  TSNode iterated_by(TSNode use, int scope) const;
   // A function of this file that is a kernel (@triton.jit, a DSL kernel).
   bool kernel_function(const Value& v) const {
     return v.k == Value::K::Function && (facts_.functions[v.index].kind == FunctionKind::TritonJit ||

@@ -100,6 +100,26 @@ class ModelNew(nn.Module):
             x = out
             # ok: returns-input
             return x
+        if n == 9:
+            # A loop that runs rebinds x on every pass: the last pass's result is returned.
+            for _ in range(2):
+                x = _relu(x)
+            # ok: returns-input
+            return x
+        if n == 10:
+            # A loop that never runs leaves x the input.
+            for _ in range(0):
+                x = _relu(x)
+            # ruleid: returns-input
+            return x
+        if n == 11:
+            # A pass may skip the rebinding (continue before it), and every pass may.
+            for k in range(3):
+                if k != 7:
+                    continue
+                x = _relu(x)
+            # ruleid: returns-input
+            return x
         # The parameter rebound to the kernel's result, unconditionally: what is returned is the result.
         x = out
         # ok: returns-input
