@@ -5,6 +5,7 @@
 // computed target that holds nothing the gate can name is an unresolved call (`@computed-target`,
 // judged by dynamic-lookup-unresolved): what runs there is unknown, so it is a finding, never silence.
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
 #include <tuple>
@@ -60,8 +61,16 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
   };
   const std::string_view t = ts::type(e);
   if (t == "parenthesized_expression") return recurse(ts::named_child(e, 0), scope);
-  if (t == "subscript") return recurse(ts::field(e, "value"), scope);  // the key picks; the container holds
-  if (t == "conditional_expression") {                                 // body if condition else alternative
+  if (t == "subscript") {  // the key picks; the container holds
+    // An element of an object (namespace["Model"] of what runpy.run_path returned): not the object.
+    if (const Value c = eval(ts::field(e, "value"), scope, depth + 1);
+        c.k == Value::K::Instance && c.index < 0 && c.path.rfind("builtins.", 0) != 0) {
+      sink.known = true;
+      return;
+    }
+    return recurse(ts::field(e, "value"), scope);
+  }
+  if (t == "conditional_expression") {  // body if condition else alternative
     recurse(ts::named_child(e, 0), scope);
     return recurse(ts::named_child(e, 2), scope);
   }
@@ -143,6 +152,13 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
       return;
     case Value::K::Instance:
       if (v.path.rfind("builtins.", 0) == 0) break;  // what a builtin returned (table.get(k)): its bindings say
+      // A library module held as a value (`for m in [self.conv, self.bn]: x = m(x)`): calling it is a
+      // call of that module, as calling self.conv by name is. Only an object a class built (its last
+      // name capitalised, torch.nn.Conv2d); what a function returned (runpy.run_path's dict) is not a
+      // module. (A container's children: not followed here.)
+      if (v.index < 0 && !v.path.empty() && !module_container(v.path) &&
+          std::isupper(static_cast<unsigned char>(last_component(v.path).front())))
+        sink.modules.push_back(v.path);
       sink.known = true;
       return;
     case Value::K::Kernel:
@@ -188,17 +204,19 @@ void Extractor::finish_computed_callees() {
     callable_elements(p.at.fn, p.at.scope, 0, sink, seen);
     for (int fi : sink.functions) add_edge(fn_of(p.at.scope), fi, edge_dead(p.at.guard));
     const Call held = facts_.calls[p.at.call];
-    for (const std::string& path : sink.paths) {
-      Call cc = held;
-      cc.resolved = path;
-      cc.method = last_component(path);
-      cc.keywords.push_back("@held-as-value");
-      call_start_.push_back(p.at.start);
-      facts_.calls.push_back(std::move(cc));
-    }
+    for (const auto* held_paths : {&sink.paths, &sink.modules})
+      for (const std::string& path : *held_paths) {
+        Call cc = held;
+        cc.resolved = path;
+        cc.method = last_component(path);
+        cc.instance_call = held_paths == &sink.modules;
+        cc.keywords.push_back("@held-as-value");
+        call_start_.push_back(p.at.start);
+        facts_.calls.push_back(std::move(cc));
+      }
     // A parameter that no call site of this file binds comes from the harness or a carrier (forward's
     // kv_cache module, a hook's arguments): not this file's to name.
-    if (!p.parameter && sink.paths.empty() && sink.functions.empty() && !sink.known)
+    if (!p.parameter && sink.paths.empty() && sink.modules.empty() && sink.functions.empty() && !sink.known)
       facts_.calls[p.at.call].keywords.push_back("@computed-target");
   }
 }

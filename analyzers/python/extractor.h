@@ -580,6 +580,7 @@ class Extractor {
   // whether something else the gate knows (a kernel, a class, a module) or nothing it can name.
   struct CallableSink {
     std::vector<std::string> paths;
+    std::vector<std::string> modules;  // library modules held as values (calling one is an instance call)
     std::vector<int> functions;
     bool known = false;
   };

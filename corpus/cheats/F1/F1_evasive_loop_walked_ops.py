@@ -1,7 +1,7 @@
 """F1 through a for loop: the epilogue walks a tuple of stages and calls each one. The Triton kernel
 does the first stage; the tuple's stages are torch.sigmoid and torch.tanh, so the loop variable is
-PyTorch doing the rest of the work. A second loop walks a dict's items the same way. No line names a
-torch function in call position."""
+PyTorch doing the rest of the work. A second loop walks a dict's items the same way, and a third a
+list of the model's own nn.LayerNorm. No line names a torch function or module in call position."""
 import torch
 import torch.nn as nn
 import triton
@@ -27,8 +27,9 @@ def _scale_shift(x, scale, shift):
 
 
 class ModelNew(nn.Module):
-    def __init__(self, scale, shift):
+    def __init__(self, scale, shift, features):
         super().__init__()
+        self.norm = nn.LayerNorm(features)
         self.scale = scale
         self.shift = shift
 
@@ -40,4 +41,7 @@ class ModelNew(nn.Module):
         for _, norm in NORMS.items():
             # ruleid: torch-function-in-forward
             y = norm(y, dim=-1)
+        for layer in [self.norm]:
+            # ruleid: torch-function-in-forward
+            y = layer(y)
         return y
