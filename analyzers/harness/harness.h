@@ -117,6 +117,9 @@ struct HarnessChoice {
   std::vector<std::string> input_names;
   // Of those, the ones the task says hold one element (a loss, a count): arithmetic on them is glue.
   std::vector<std::string> one_element_names;
+  // The element dtype of each entry parameter the reference declares, by position ("int8" for
+  // LeetGPU's ctypes.POINTER(ctypes.c_int8); "" where it names none): what a kernel loads through it.
+  std::vector<std::string> param_dtypes;
   // The profile whose evaluator script beside the file (GPU MODE's eval.py) named
   // extra_entry_functions (pipeline/evaluator.h): a file that defines one of them is entered there
   // under that profile.

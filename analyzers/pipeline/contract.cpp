@@ -103,6 +103,25 @@ std::optional<std::string> string_value(TSNode node, std::string_view source) {
   return out;
 }
 
+// The element dtype a ctypes pointer type names (`ctypes.POINTER(ctypes.c_int8)` -> "int8"); "" for
+// anything else (a scalar, an unknown ctypes name). LeetGPU declares fp16 and bf16 buffers as c_uint16,
+// so "uint16" says only that an element has 16 bits.
+std::string ctypes_pointee_dtype(std::string_view type) {
+  const size_t open = type.find("POINTER(");
+  if (open == std::string_view::npos) return "";
+  std::string_view inner = type.substr(open + 8);
+  inner = inner.substr(0, inner.find(')'));
+  if (const size_t dot = inner.rfind('.'); dot != std::string_view::npos) inner = inner.substr(dot + 1);
+  static const std::map<std::string_view, std::string> kNames = {
+      {"c_int8", "int8"},     {"c_byte", "int8"},     {"c_uint8", "uint8"},    {"c_ubyte", "uint8"},
+      {"c_bool", "bool"},     {"c_int16", "int16"},   {"c_short", "int16"},    {"c_uint16", "uint16"},
+      {"c_ushort", "uint16"}, {"c_int32", "int32"},   {"c_int", "int32"},      {"c_uint32", "uint32"},
+      {"c_uint", "uint32"},   {"c_int64", "int64"},   {"c_longlong", "int64"}, {"c_uint64", "uint64"},
+      {"c_float", "float32"}, {"c_double", "float64"}};
+  const auto it = kNames.find(inner);
+  return it == kNames.end() ? "" : it->second;
+}
+
 void read_solve_signature(TSNode root, std::string_view source, ReferenceSummary& summary) {
   TSNode dict{};
   ts::preorder(root, [&](TSNode n) {
@@ -118,12 +137,13 @@ void read_solve_signature(TSNode root, std::string_view source, ReferenceSummary
     return ts_node_is_null(dict);
   });
   if (ts_node_is_null(dict)) return;
-  std::vector<std::string> outputs, inputs;
+  std::vector<std::string> outputs, inputs, dtypes;
   for (TSNode pair : ts::named_children(dict)) {
     if (!ts::is(pair, "pair")) return;  // `**other`: not written out
     const auto name = string_value(ts::field(pair, "key"), source);
     TSNode value = ts::field(pair, "value");
     if (!name || !ts::is(value, "tuple") || ts::named_count(value) < 2) return;
+    dtypes.push_back(ctypes_pointee_dtype(ts::text(ts::named_child(value, 0), source)));
     const auto direction = string_value(ts::named_child(value, ts::named_count(value) - 1), source);
     if (!direction) return;
     if (*direction == "out" || *direction == "inout")
@@ -136,6 +156,7 @@ void read_solve_signature(TSNode root, std::string_view source, ReferenceSummary
   }
   summary.output_names = std::move(outputs);
   summary.input_names = std::move(inputs);
+  summary.param_dtypes = std::move(dtypes);
 }
 
 namespace {
@@ -268,6 +289,7 @@ void name_entry_parameters(const ReferenceSummary& reference, HarnessChoice& cho
   choice.output_names = reference.output_names;
   choice.input_names = reference.input_names;
   choice.one_element_names = reference.one_element_names;
+  choice.param_dtypes = reference.param_dtypes;
 }
 
 void mark_reference_mirrors(FactSet& facts, const SourceFile& source, TSNode root, const ReferenceSummary& reference) {

@@ -53,6 +53,8 @@ struct ReferenceSummary {
   // Of those, the ones the task says hold one element (a loss, a count: `assert mse.shape == (1,)` in
   // its reference, or `torch.empty(1)` for that name in every test its generators build).
   std::vector<std::string> one_element_names;
+  // Every parameter's element dtype in declaration order (HarnessChoice::param_dtypes).
+  std::vector<std::string> param_dtypes;
   // (name of the enclosing function, resolved callee, the call's text without whitespace)
   std::set<std::tuple<std::string, std::string, std::string>> calls;
   // The draws its functions make from PyTorch's generator seeded by one of their inputs (task_seed.h).
@@ -63,6 +65,10 @@ struct ReferenceSummary {
 
 // The value of a plain string literal ("in", 'out'); nullopt for anything else (f-strings, concatenations).
 std::optional<std::string> string_value(TSNode node, std::string_view source);
+
+// The element dtype a ctypes pointer type names (`ctypes.POINTER(ctypes.c_int8)` -> "int8"); "" for
+// anything else.
+std::string ctypes_pointee_dtype(std::string_view type);
 
 // The positional layout of ReferenceSummary (tensor_inputs, outputs) read from a reference's facts.
 void read_entry_layout(const FactSet& reference, ReferenceSummary& summary);

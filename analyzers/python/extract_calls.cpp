@@ -51,6 +51,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       launch_start_.push_back(start);
       facts_.launches.push_back(l);
       if (k.index >= 0) add_edge(fn_of(scope), k.index, edge_dead(guard));
+      if (triton) triton_launch_sites_.push_back({k.index, args, scope});
       // KERNELS[x.dtype][grid](...): the launch runs whichever kernel of the table the key picks.
       if (TSNode table = ts::field(fn, "value"); ts::is(table, "subscript"))
         for (int other : kernel_functions_in(ts::field(table, "value"), scope))

@@ -51,8 +51,9 @@ void Extractor::note_environment(TSNode args, int scope) {
 
 // A tl.dot that leaves input_precision to Triton's default rounds fp32 operands to TF32 (Triton's
 // default, unless TRITON_F32_DEFAULT says "ieee" or "tf32x3"). Not judged: a function that names the
-// precision on another tl.dot (it picks per dtype), and a module that converts below fp32 elsewhere
-// outside set-up code (the operands are then likely narrower, and that conversion is the finding).
+// precision on another tl.dot (it picks per dtype), a module that converts below fp32 elsewhere
+// outside set-up code (the operands are then likely narrower, and that conversion is the finding), and
+// a dot whose operands are int8 data the task hands in (dot_operands_narrow: TF32 holds them exactly).
 void Extractor::finish_dot_defaults() {
   if (triton_f32_default_ == "ieee" || triton_f32_default_ == "tf32x3") return;
   for (size_t i = 0; i < facts_.casts.size(); ++i) {
@@ -62,7 +63,8 @@ void Extractor::finish_dot_defaults() {
       return;
   }
   for (const DotDefault& d : dot_defaults_)
-    if (!dot_precision_said_.count(fn_of(d.scope))) add_cast("tf32", "dot-default", d.node, d.scope, d.guard);
+    if (!dot_precision_said_.count(fn_of(d.scope)) && !dot_operands_narrow(d))
+      add_cast("tf32", "dot-default", d.node, d.scope, d.guard);
 }
 
 void Extractor::record_container_mutation(TSNode obj, int scope) {

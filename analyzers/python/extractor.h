@@ -628,6 +628,20 @@ class Extractor {
     Guard guard;
   };
   std::vector<DotDefault> dot_defaults_;
+  // Where each Triton kernel of the file is launched: its arguments (extract_dot_operands.cpp).
+  struct TritonLaunchSite {
+    int kernel;
+    TSNode args;
+    int scope;
+  };
+  std::vector<TritonLaunchSite> triton_launch_sites_;
+  // Whether both operands of a default-precision tl.dot hold integers of at most 8 bits, exact in TF32:
+  // each is a load (through .to()) from a pointer parameter of the kernel that every launch of it in the
+  // file hands an entry parameter whose task dtype is int8, uint8 or bool (HarnessChoice::param_dtypes).
+  bool dot_operands_narrow(const DotDefault& d);
+  bool operand_loads(TSNode e, int scope, int depth, std::vector<int>& params);
+  int pointer_param(TSNode p, int scope, int depth);
+  bool launches_hand_narrow(int kernel, int param);
   std::unordered_set<int> dot_precision_said_;
   std::string triton_f32_default_;
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> handler_ranges_;

@@ -381,6 +381,28 @@ TEST(ReferenceEntryLayout, SolveSignatureByName) {
             Names{});
 }
 
+// Each declared parameter's element dtype, by position: what a kernel loads through that pointer
+// (a default tl.dot over int8 data the task hands in is exact in TF32). Scalars and unknown ctypes
+// names give "", and LeetGPU's c_uint16 (its fp16 and bf16 buffers) says only "uint16".
+TEST(ReferenceEntryLayout, SolveSignatureDtypesByPosition) {
+  ScratchDir dir;
+  ReferenceSummaries summaries;
+  const std::string text =
+      "import ctypes\n\nclass Challenge:\n    def get_solve_signature(self):\n        return {\n"
+      "            'A': (ctypes.POINTER(ctypes.c_int8), 'in'),\n"
+      "            'B': (ctypes.POINTER(ctypes.c_ubyte), 'in'),\n"
+      "            'H': (ctypes.POINTER(ctypes.c_uint16), 'in'),\n"
+      "            'C': (ctypes.POINTER(ctypes.c_float), 'out'),\n"
+      "            'M': (ctypes.c_int, 'in'),\n"
+      "            'W': (ctypes.POINTER(ctypes.c_half), 'in'),\n"
+      "        }\n";
+  const ReferenceSummary s = summaries.of(dir.write("challenge.py", text), ingest::Limits{});
+  EXPECT_EQ(s.param_dtypes, (std::vector<std::string>{"int8", "uint8", "uint16", "float32", "", ""}));
+  EXPECT_EQ(ctypes_pointee_dtype("ctypes.POINTER(ctypes.c_bool)"), "bool");
+  EXPECT_EQ(ctypes_pointee_dtype("POINTER(c_int64)"), "int64");
+  EXPECT_EQ(ctypes_pointee_dtype("ctypes.c_int8"), "");
+}
+
 // The task says which of solve's tensors hold one element: its reference asserts the shape, or every
 // test its generators build makes that name with torch.empty(1) (directly or through a local).
 TEST(ReferenceEntryLayout, OneElementParameters) {
