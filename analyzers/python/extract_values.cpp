@@ -227,6 +227,28 @@ Extractor::AttributeHooks Extractor::attribute_hooks(int ci) {
   return attribute_hooks_[ci] = hooks;
 }
 
+// Reading a @property (or functools.cached_property) runs its getter: the attribute is what the getter
+// returns. Followed where that is a callable the gate can name (a library function, a function or
+// kernel of the file, an extension function), so that `self.finish(y)` with a getter that returns
+// torch.sigmoid calls torch.sigmoid; nullopt otherwise (the getter stays the value, as before).
+std::optional<Value> Extractor::property_value(int fi, int depth) {
+  const auto& decorators = facts_.functions[fi].decorators;
+  const bool property = std::any_of(decorators.begin(), decorators.end(), [](const std::string& d) {
+    return d == "builtins.property" || d == "functools.cached_property";
+  });
+  if (!property || depth > kMaxEvalDepth) return std::nullopt;
+  const auto returns = return_exprs_.find(fi);
+  if (returns == return_exprs_.end()) return std::nullopt;
+  for (const Binding& r : returns->second) {
+    Value v = eval(r.expr, r.scope, depth + 1);
+    if ((v.k == Value::K::Path && !is_dtype_path(v.path) && v.path.rfind("torch.Tensor.", 0) != 0) ||
+        v.k == Value::K::Kernel || v.k == Value::K::Function || v.k == Value::K::ExtFunction ||
+        v.k == Value::K::Extension)
+      return v;
+  }
+  return std::nullopt;
+}
+
 Value Extractor::class_member(int ci, const std::string& attr, int depth, ReceiverKind receiver) {
   std::unordered_set<int> seen;
   int c = ci;
@@ -234,6 +256,7 @@ Value Extractor::class_member(int ci, const std::string& attr, int depth, Receiv
     seen.insert(c);
     auto it = classes_[c].methods.find(attr);
     if (it != classes_[c].methods.end()) {
+      if (std::optional<Value> got = property_value(it->second, depth)) return *got;
       Value v;
       v.k = Value::K::Function;
       v.index = it->second;
@@ -477,9 +500,16 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
   Value callee = eval(fn, scope, depth + 1);
   if (callee.k == Value::K::Path) {
     const std::string& p = callee.path;
-    if (p == "builtins.getattr") {
-      Value obj = eval(positional_arg(args, 0), scope, depth + 1);
-      auto name = fold_in(positional_arg(args, 1), scope);
+    // getattr(obj, "name"), object.__getattribute__(obj, "name"), and obj.__getattribute__("name") (the
+    // same lookup, spelled as the dunder it runs).
+    const bool unbound_dunder = p == "builtins.object.__getattribute__" || p == "builtins.type.__getattribute__";
+    const bool bound_dunder = !unbound_dunder && ts::is(fn, "attribute") &&
+                              (ts::text(ts::field(fn, "attribute"), src_) == "__getattribute__" ||
+                               ts::text(ts::field(fn, "attribute"), src_) == "__getattr__");
+    if (p == "builtins.getattr" || unbound_dunder || bound_dunder) {
+      const TSNode object = bound_dunder ? ts::field(fn, "object") : positional_arg(args, 0);
+      Value obj = eval(object, scope, depth + 1);
+      auto name = fold_in(positional_arg(args, bound_dunder ? 0 : 1), scope);
       if (name) {
         Value r = attribute_of(obj, name->text, depth + 1);
         r.dynamic = r.dynamic || !name->plain;
@@ -487,7 +517,7 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
       }
       v.k = Value::K::Unknown;
       v.unresolved = true;
-      v.path = value_path(obj, positional_arg(args, 0)) + ".?";
+      v.path = value_path(obj, object) + ".?";
       return v;
     }
     if (p == "importlib.import_module" || p == "builtins.__import__") {

@@ -328,6 +328,7 @@ class Extractor {
   bool is_autograd_function(int ci);
   std::vector<std::string> class_bases(int ci);
   Value class_member(int ci, const std::string& attr, int depth, ReceiverKind receiver);
+  std::optional<Value> property_value(int fi, int depth);
   std::string value_path(const Value& v, TSNode node) const;
   std::optional<FoldedString> fold_in(TSNode expr, int scope);
   TSNode positional_arg(TSNode args, uint32_t index) const;
