@@ -356,7 +356,22 @@ int Extractor::module_class_named(const std::string& name) {
   if (auto it = scopes_[0].local_classes.find(name); it != scopes_[0].local_classes.end()) return it->second;
   if (auto b = scopes_[0].bindings.find(name); b != scopes_[0].bindings.end() && !b->second.empty()) {
     TSNode expr = b->second.back().expr;
-    if (ts_node_is_null(expr) || !(ts::is(expr, "identifier") || ts::is(expr, "attribute"))) return -1;
+    if (ts_node_is_null(expr)) return -1;
+    // `ModelNew = _build()`: the class a factory of this file returns (a class it defines inside).
+    if (ts::is(expr, "call")) {
+      const Value factory = eval(ts::field(expr, "function"), 0, 1);
+      if (factory.k != Value::K::Function) return -1;
+      const auto returns = return_exprs_.find(factory.index);
+      if (returns == return_exprs_.end()) return -1;
+      int found = -1;
+      for (const Binding& r : returns->second) {
+        const Value v = eval(r.expr, r.scope, 1);
+        if (v.k != Value::K::Class || (found >= 0 && found != v.index)) return -1;
+        found = v.index;
+      }
+      return found;
+    }
+    if (!(ts::is(expr, "identifier") || ts::is(expr, "attribute"))) return -1;
     Value v = eval(expr, 0, 1);
     if (v.k == Value::K::Class) return v.index;
   }
@@ -429,7 +444,14 @@ void Extractor::choose_harness() {
       outline.functions.push_back(name);
   for (const auto& [alias, target] : scopes_[0].imports)
     if (!scopes_[0].bindings.count(alias) && library_import(target)) outline.functions.push_back(alias);
+  // A profile's entry class bound to what a call or a lambda makes that is no class of this file
+  // (`ModelNew = type("ModelNew", (nn.Module,), {...})`, a factory the gate cannot follow): the harness
+  // builds it, so it selects the profile as a class statement does, and find_entries reports it.
+  for (const HarnessProfile& profile : (harness_.set ? *harness_.set : default_harnesses()).profiles())
+    for (const std::string& name : profile.entry_classes)
+      if (opaque_entry_class(name)) outline.classes.push_back(name);
   std::sort(outline.classes.begin(), outline.classes.end());
+  outline.classes.erase(std::unique(outline.classes.begin(), outline.classes.end()), outline.classes.end());
   std::sort(outline.functions.begin(), outline.functions.end());
   outline.functions.erase(std::unique(outline.functions.begin(), outline.functions.end()), outline.functions.end());
   outline.own_kernels = defines_own_kernels();
@@ -471,12 +493,39 @@ void Extractor::module_bindings_of(TSNode node, const std::string& name, bool co
   }
 }
 
+bool Extractor::opaque_entry_class(const std::string& name) {
+  const auto b = scopes_[0].bindings.find(name);
+  if (b == scopes_[0].bindings.end() || b->second.empty() || scopes_[0].local_classes.count(name)) return false;
+  const TSNode expr = b->second.back().expr;
+  // (A library class, `ModelNew = getattr(nn, "Sigmoid")`, is inheritance-bypass's.)
+  return !ts_node_is_null(expr) && (ts::is(expr, "call") || ts::is(expr, "lambda")) && module_class_named(name) < 0 &&
+         eval(expr, 0, 1).k != Value::K::Path;
+}
+
 void Extractor::find_entries() {
   if (!profile_) return;
   for (const auto& name : profile_->entry_classes) {
     model_class_ = module_class_named(name);
     if (model_class_ >= 0) break;
   }
+  // The entry class is what a call makes that the gate cannot follow: what the harness builds is
+  // unknown (entry-class-replaced).
+  if (model_class_ < 0)
+    for (const auto& name : profile_->entry_classes) {
+      if (!opaque_entry_class(name)) continue;
+      const TSNode expr = scopes_[0].bindings.at(name).back().expr;
+      Call c;
+      c.callee = name;
+      const Value made = ts::is(expr, "call") ? eval(ts::field(expr, "function"), 0, 1) : Value{};
+      c.resolved = made.k == Value::K::Path ? made.path : std::string(ts::text(expr, src_)).substr(0, 80);
+      c.method = last_component(c.resolved);
+      c.local_target = true;
+      c.keywords = {"@replaces-entry", "@module-level"};
+      c.span = ts::span(expr);
+      call_start_.push_back(ts_node_start_byte(expr));
+      facts_.calls.push_back(std::move(c));
+      break;
+    }
   if (model_class_ >= 0) {
     for (const auto& name : profile_->entry_methods) {
       Value m = class_member(model_class_, name, 0, ReceiverKind::Self);
@@ -785,6 +834,12 @@ void Extractor::note_entry_class_wrappers() {
     }
     if (!instance) record(function_nodes_[created.index], facts_.functions[created.index].qualname, "@new");
   }
+  // __getattribute__ on the entry class (or a base of this file) runs for every attribute read, the
+  // harness's own `self.forward` lookup in nn.Module.__call__ included: it decides what forward is.
+  // (__getattr__ runs only for names normal lookup misses, and forward is not one.)
+  const Value lookup = class_member(model_class_, "__getattribute__", 1, ReceiverKind::Value);
+  if (lookup.k == Value::K::Function)
+    record(function_nodes_[lookup.index], facts_.functions[lookup.index].qualname, "@getattribute");
   // A metaclass of this file whose __call__ decides what `ModelNew(...)` returns.
   if (!ts_node_is_null(entry.metaclass)) {
     const Value meta = eval(entry.metaclass, entry.scope, 1);

@@ -260,6 +260,8 @@ class Extractor {
   bool defines_own_kernels();
   void choose_harness();
   void find_entries();
+  // A module binding of entry class `name` to what a call or lambda makes that is no class of this file.
+  bool opaque_entry_class(const std::string& name);
   void module_bindings_of(TSNode node, const std::string& name, bool conditional,
                           std::vector<FactSet::EntryDefinition>& out) const;
   bool is_output_param(const std::string& name, int scope) const;

@@ -107,6 +107,11 @@ std::vector<Diagnostic> modelnew_missing(const FactSet& facts, const Rule& rule,
   const bool has_modelnew =
       std::any_of(facts.classes.begin(), facts.classes.end(), [](const ClassDef& c) { return c.name == "ModelNew"; });
   if (has_modelnew) return {};
+  // ModelNew bound to what a call makes (`ModelNew = type(...)`): entry-class-replaced judges the binding.
+  for (const Call& c : facts.calls)
+    if (c.callee == "ModelNew" &&
+        std::find(c.keywords.begin(), c.keywords.end(), "@replaces-entry") != c.keywords.end())
+      return {};
   const auto module_class = std::find_if(facts.classes.begin(), facts.classes.end(), [](const ClassDef& c) {
     return !c.alias && std::any_of(c.bases.begin(), c.bases.end(), [](const std::string& base) {
       return base == "torch.nn.Module" || base == "torch.nn.modules.module.Module";
