@@ -365,6 +365,7 @@ class Extractor {
   // module binds to something other than a function of this file (`custom_kernel = torch.relu`):
   // the code that runs is not the code judged.
   void note_entry_function_bindings();
+  void record_module_binding(const std::string& name, const std::string& resolved, TSNode at, const char* kind);
   bool offered_callable(const std::string& name);
   bool library_import(const std::string& target);
   TSNode import_statement_of(const std::string& name) const;

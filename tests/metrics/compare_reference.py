@@ -52,6 +52,20 @@ def radon_functions(blocks):
     return out
 
 
+def methods_of_classes_in_functions(tree):
+    """(line, name) of every function defined in a class that a function body defines, at any depth."""
+    out = set()
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for cls in ast.walk(func):
+            if isinstance(cls, ast.ClassDef):
+                for node in ast.walk(cls):
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                        out.add((node.lineno, node.name))
+    return out
+
+
 def own_nodes(func):
     """The nodes of a function body, not entering nested functions, classes or lambdas' defaults."""
     stack = list(func.body)
@@ -109,8 +123,13 @@ def compare_python(path, result):
     tree = ast.parse(src)
     kgate = {(f["line"], f["name"]): f for f in result["functions"] if f["language"] == "python" and f["kind"] != "lambda"}
     radon = radon_functions(cc_visit(src))
-    if set(kgate) != set(radon):
-        fail(f"{path}: functions differ: kgate only {sorted(set(kgate) - set(radon))}, radon only {sorted(set(radon) - set(kgate))}")
+    # radon's function visitor keeps nested functions (closures) and drops nested classes: the methods
+    # of a class defined inside a function are measured by kgate and lizard only (docs/metrics.md).
+    unvisited = methods_of_classes_in_functions(tree)
+    kgate_only = set(kgate) - set(radon)
+    if kgate_only - unvisited or set(radon) - set(kgate):
+        fail(f"{path}: functions differ: kgate only {sorted(kgate_only - unvisited)}, radon only {sorted(set(radon) - set(kgate))}")
+    tally["python methods of classes in functions (radon does not visit; lizard compares)"] += len(kgate_only & unvisited)
     for key in sorted(set(kgate) & set(radon)):
         tally["python functions"] += 1
         if kgate[key]["cyclomatic"] != radon[key]:
