@@ -156,8 +156,8 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
       // call of that module, as calling self.conv by name is. Only an object a class built (its last
       // name capitalised, torch.nn.Conv2d); what a function returned (runpy.run_path's dict) is not a
       // module. (A container's children: not followed here.)
-      if (v.index < 0 && !v.path.empty() && !module_container(v.path) &&
-          std::isupper(static_cast<unsigned char>(last_component(v.path).front())))
+      if (const std::string last = last_component(v.path); v.index < 0 && !last.empty() && !module_container(v.path) &&
+                                                           std::isupper(static_cast<unsigned char>(last[0])))
         sink.modules.push_back(v.path);
       sink.known = true;
       return;

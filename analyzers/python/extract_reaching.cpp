@@ -1,6 +1,7 @@
 // Extractor, bindings: which binding of a name reaches a use. A binding that runs whenever the use does
-// (straight-line code, or an if/else that binds in every branch) kills the ones before it; a loop around
-// the use that binds again after it lets every binding reach. Split from extract_values.cpp.
+// (straight-line code, an if/else that binds in every branch, or a for loop's body when the loop is not
+// provably empty) kills the ones before it; a loop around the use that binds again after it lets every
+// binding reach.
 #include <string>
 #include <vector>
 
@@ -62,8 +63,9 @@ static TSNode branch_owner(TSNode block) {
   return TSNode{};
 }
 
-// A break or continue of `loop` itself (not of a loop or function nested in it) that starts before `at`.
-static bool exits_before(TSNode node, TSNode loop, uint32_t at) {
+// A break or continue of the loop whose body is `node` (not of a loop or function nested in it) that
+// starts before `at`.
+static bool exits_before(TSNode node, uint32_t at) {
   for (TSNode child : ts::named_children(node)) {
     if (ts_node_start_byte(child) >= at) break;
     const std::string_view t = ts::type(child);
@@ -71,14 +73,14 @@ static bool exits_before(TSNode node, TSNode loop, uint32_t at) {
     if (t == "for_statement" || t == "while_statement" || t == "function_definition" || t == "lambda" ||
         t == "class_definition")
       continue;
-    if (exits_before(child, loop, at)) return true;
+    if (exits_before(child, at)) return true;
   }
   return false;
 }
 
 bool Extractor::loop_body_runs(TSNode loop, TSNode n) const {
   const TSNode body = ts::field(loop, "body");
-  if (ts_node_is_null(body) || exits_before(body, loop, ts_node_start_byte(n))) return false;
+  if (ts_node_is_null(body) || exits_before(body, ts_node_start_byte(n))) return false;
   TSNode it = ts::field(loop, "right");
   while (ts::is(it, "parenthesized_expression")) it = ts::named_child(it, 0);
   const std::string_view t = ts::type(it);

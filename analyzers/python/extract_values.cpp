@@ -229,7 +229,7 @@ Extractor::AttributeHooks Extractor::attribute_hooks(int ci) {
 
 // Reading a @property (or functools.cached_property) runs its getter: the attribute is what the getter
 // returns. Followed where that is a callable the gate can name (a library function, a function or
-// kernel of the file, an extension function), so that `self.finish(y)` with a getter that returns
+// kernel of the file, an extension or its function), so that `self.finish(y)` with a getter that returns
 // torch.sigmoid calls torch.sigmoid; nullopt otherwise (the getter stays the value, as before).
 std::optional<Value> Extractor::property_value(int fi, int depth) {
   const auto& decorators = facts_.functions[fi].decorators;
