@@ -291,7 +291,7 @@ class Extractor {
   void finish_param_writes();
   void mark_harness_imports();
 
-  // ===== Name resolution (extract_values.cpp) =====
+  // ===== Name resolution (extract_values.cpp; the binding that reaches a use: extract_reaching.cpp) =====
 
   Found find_name(const std::string& name, int scope) const;
   std::optional<TSNode> lookup_constant(TSNode id) const;
