@@ -62,7 +62,16 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
         }
       return v;
     case Value::K::Instance:
-      if (obj.index >= 0) return class_member(obj.index, attr, depth, ReceiverKind::Value);
+      if (obj.index >= 0) {
+        Value m = class_member(obj.index, attr, depth, ReceiverKind::Value);
+        const bool missed = m.k == Value::K::Path && m.path == classes_[obj.index].name + "." + attr;
+        if (missed && attribute_hooks(obj.index).getattr) {  // as for self, below
+          if (std::optional<Value> got = getattr_value(obj.index, attr, depth)) return *got;
+          m.k = Value::K::Unknown;
+          m.unresolved = true;
+        }
+        return m;
+      }
       // The parameters and buffers of a torch.nn module (self.fc.weight) are tensors: handing them to
       // a kernel is what a fused submission does with the reference's layers.
       if (obj.path.rfind("torch.nn.", 0) == 0 &&
@@ -128,8 +137,10 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
       v.path = "self." + attr;
       v.receiver = ReceiverKind::Self;
       // Neither a method nor an attribute the class sets: a __getattr__ of the file's classes
-      // supplies it, and what it returns is known only at run time.
+      // supplies it. What it returns for this name, where the gate can name it; otherwise what runs is
+      // known only at run time.
       if (ci >= 0 && attribute_hooks(ci).getattr) {
+        if (std::optional<Value> got = getattr_value(ci, attr, depth)) return *got;
         v.k = Value::K::Unknown;
         v.unresolved = true;
       }
@@ -216,39 +227,6 @@ std::vector<std::string> Extractor::class_bases(int ci) {
 }
 
 // A method or attribute of a local class, following local base classes.
-// Whether a class of the file, or a base of it in the file, defines __getattr__ / __getattribute__;
-// asked on every attribute read through self, so found once per class.
-// Looked up from depth 0, whatever the depth of the read that asks, so the answer kept is complete.
-Extractor::AttributeHooks Extractor::attribute_hooks(int ci) {
-  if (auto known = attribute_hooks_.find(ci); known != attribute_hooks_.end()) return known->second;
-  AttributeHooks hooks;
-  hooks.getattr = class_member(ci, "__getattr__", 0, ReceiverKind::Self).k == Value::K::Function;
-  hooks.getattribute = class_member(ci, "__getattribute__", 0, ReceiverKind::Self).k == Value::K::Function;
-  return attribute_hooks_[ci] = hooks;
-}
-
-// Reading a @property (or functools.cached_property) runs its getter: the attribute is what the getter
-// returns. Followed where that is a callable the gate can name (a library function, a function or
-// kernel of the file, an extension or its function), so that `self.finish(y)` with a getter that returns
-// torch.sigmoid calls torch.sigmoid; nullopt otherwise (the getter stays the value, as before).
-std::optional<Value> Extractor::property_value(int fi, int depth) {
-  const auto& decorators = facts_.functions[fi].decorators;
-  const bool property = std::any_of(decorators.begin(), decorators.end(), [](const std::string& d) {
-    return d == "builtins.property" || d == "functools.cached_property";
-  });
-  if (!property || depth > kMaxEvalDepth) return std::nullopt;
-  const auto returns = return_exprs_.find(fi);
-  if (returns == return_exprs_.end()) return std::nullopt;
-  for (const Binding& r : returns->second) {
-    Value v = eval(r.expr, r.scope, depth + 1);
-    if ((v.k == Value::K::Path && !is_dtype_path(v.path) && v.path.rfind("torch.Tensor.", 0) != 0) ||
-        v.k == Value::K::Kernel || v.k == Value::K::Function || v.k == Value::K::ExtFunction ||
-        v.k == Value::K::Extension)
-      return v;
-  }
-  return std::nullopt;
-}
-
 Value Extractor::class_member(int ci, const std::string& attr, int depth, ReceiverKind receiver) {
   std::unordered_set<int> seen;
   int c = ci;

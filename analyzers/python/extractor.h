@@ -330,7 +330,12 @@ class Extractor {
   bool is_autograd_function(int ci);
   std::vector<std::string> class_bases(int ci);
   Value class_member(int ci, const std::string& attr, int depth, ReceiverKind receiver);
+  // Attribute reads that run the file's code: @property getters and __getattr__
+  // (extract_attribute_hooks.cpp).
   std::optional<Value> property_value(int fi, int depth);
+  std::optional<Value> getattr_value(int ci, const std::string& attr, int depth);
+  Truth name_condition(TSNode cond, const std::string& param, const std::string& attr, int scope);
+  Truth return_reached(TSNode ret, TSNode body, const std::string& param, const std::string& attr, int scope);
   std::string value_path(const Value& v, TSNode node) const;
   std::optional<FoldedString> fold_in(TSNode expr, int scope);
   TSNode positional_arg(TSNode args, uint32_t index) const;

@@ -1,7 +1,7 @@
 """F1 through __getattr__: forward launches a Triton kernel into a scratch buffer, then returns
 self.activation(x). ModelNew never sets `activation`; its __getattr__ supplies torch.relu when the
-attribute is missing, so PyTorch computes the answer. The gate cannot know what a __getattr__ hands
-back, so the call is unresolved."""
+attribute is missing, so PyTorch computes the answer. The gate follows __getattr__ for the name that
+is read (its startswith test holds for "activation") to the function it returns, built from strings."""
 import torch
 import torch.nn as nn
 import triton
@@ -24,5 +24,5 @@ class ModelNew(nn.Module):
     def forward(self, x):
         scratch = torch.empty_like(x)
         _relu[(triton.cdiv(x.numel(), 1024),)](x, scratch, x.numel(), BLOCK=1024)
-        # ruleid: dynamic-lookup-unresolved
+        # ruleid: torch-function-in-forward, obfuscated-api-name
         return self.activation(x)
