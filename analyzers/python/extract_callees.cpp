@@ -155,7 +155,18 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
       // A library module held as a value (`for m in [self.conv, self.bn]: x = m(x)`): calling it is a
       // call of that module, as calling self.conv by name is. Only an object a class built (its last
       // name capitalised, torch.nn.Conv2d); what a function returned (runpy.run_path's dict) is not a
-      // module. (A container's children: not followed here.)
+      // module. A module container held so (`for stage in [self.body]: x = stage(x)`) calls its
+      // children: the torch modules it holds are calls of them, its classes' forward an edge.
+      if (v.index < 0 && module_container(v.path)) {
+        ModuleSink held;
+        std::set<std::tuple<uint32_t, uint32_t, int>> held_seen;
+        module_elements(e, scope, depth + 1, held, held_seen);
+        for (const std::string& child : held.children) sink.modules.push_back(child);
+        for (int ci : held.classes)
+          for (const char* m : {"forward", "__call__"})
+            if (const Value target = class_member(ci, m, 0, ReceiverKind::Value); target.k == Value::K::Function)
+              add_function(target.index);
+      }
       if (const std::string last = last_component(v.path); v.index < 0 && !last.empty() && !module_container(v.path) &&
                                                            std::isupper(static_cast<unsigned char>(last[0])))
         sink.modules.push_back(v.path);
