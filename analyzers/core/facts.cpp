@@ -160,6 +160,7 @@ Table call_table() {
       {"graph_refreshed", [](const FactSet& f, size_t i) { return b(f.calls[i].graph_refreshed); }},
       {"graph_key", [](const FactSet& f, size_t i) { return b(f.calls[i].graph_key); }},
       {"scalar_operands", [](const FactSet& f, size_t i) { return b(f.calls[i].scalar_operands); }},
+      {"host_data", [](const FactSet& f, size_t i) { return b(f.calls[i].host_data); }},
       {"mirrors_reference", [](const FactSet& f, size_t i) { return b(f.calls[i].mirrors_reference); }},
       {"state_receiver", [](const FactSet& f, size_t i) { return b(f.calls[i].state_receiver); }},
       {"writes_param", [](const FactSet& f, size_t i) { return b(f.calls[i].writes_param); }},

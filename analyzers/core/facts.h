@@ -130,6 +130,9 @@ struct Call {
   // glue, not compute. Python: a torch call on a tensor made from host values, every operand a host
   // value (torch.prod(torch.tensor(self.normalized_shape))).
   bool scalar_operands = false;
+  // A host library's call (numpy, scipy) with an operand read back from a device tensor (x.cpu(),
+  // x.numpy(), x.tolist(), or a name bound to such): the host computes on the task's data.
+  bool host_data = false;
   // The function of this file a wrapper call hands on (torch.compile(f), functools.partial(f, ...)).
   int wrapped_function = -1;
   // A method of the module's own state (self.weight.data_ptr(), or of a local bound to it): a key on

@@ -426,4 +426,42 @@ bool Extractor::host_operands(TSNode call, int scope, int depth) {
          std::all_of(operands.begin(), operands.end(), [&](TSNode o) { return host_value(o, scope, depth + 1); });
 }
 
+// Whether an expression holds data read back from a device tensor: it contains x.cpu(), x.numpy(),
+// x.tolist(), x.__array__() or x.to("cpu"), or a name whose binding does (a few steps deep).
+bool Extractor::readback_operand(TSNode e, int scope, int depth) {
+  if (ts_node_is_null(e) || depth > 4) return false;
+  if (ts::is(e, "call")) {
+    const Value fn = eval(ts::field(e, "function"), scope);
+    if (fn.k == Value::K::Path && (fn.path == "torch.Tensor.cpu" || fn.path == "torch.Tensor.numpy" ||
+                                   fn.path == "torch.Tensor.tolist" || fn.path == "torch.Tensor.__array__"))
+      return true;
+    if (fn.k == Value::K::Path && fn.path == "torch.Tensor.to")
+      if (const auto to = fold_in(positional_arg(ts::field(e, "arguments"), 0), scope);
+          to && to->text.rfind("cpu", 0) == 0)
+        return true;
+  }
+  if (ts::is(e, "identifier")) {
+    const Found f = find_name(std::string(ts::text(e, src_)), scope);
+    if (f.k != Found::K::Binding || !f.bindings || f.bindings->empty()) return false;
+    const Binding& b = f.scope == scope ? reaching_binding(*f.bindings, e) : f.bindings->back();
+    return readback_operand(ts_node_is_null(b.expr) ? b.unpacked : b.expr, b.scope, depth + 1);
+  }
+  // Not into a lambda or comprehension's own scope: their names are not this scope's.
+  if (ts::is(e, "lambda")) return false;
+  for (TSNode c : ts::named_children(e))
+    if (readback_operand(c, scope, depth)) return true;
+  return false;
+}
+
+// Call::host_data: a numpy/scipy call whose receiver or an argument holds device data read back.
+bool Extractor::host_data_operands(TSNode call, int scope) {
+  TSNode fn = ts::field(call, "function");
+  if (ts::is(fn, "attribute") && eval(fn, scope).receiver != ReceiverKind::Module &&
+      readback_operand(ts::field(fn, "object"), scope))
+    return true;
+  for (TSNode a : ts::named_children(ts::field(call, "arguments")))
+    if (readback_operand(ts::is(a, "keyword_argument") ? ts::field(a, "value") : a, scope)) return true;
+  return false;
+}
+
 }  // namespace kgate::python::detail

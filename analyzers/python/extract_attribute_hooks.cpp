@@ -124,8 +124,7 @@ Truth Extractor::name_condition(TSNode cond, const std::string& param, const std
 // Whether a return statement of __getattr__ (body `body`) is reached when the name is `attr`: the
 // conditions of the if/elif/else branches around it. A loop or try around it makes True Unknown (the
 // loop may not run, the try may raise first).
-Truth Extractor::return_reached(TSNode ret, TSNode body, const std::string& param, const std::string& attr,
-                                int scope) {
+Truth Extractor::return_reached(TSNode ret, TSNode body, const std::string& param, const std::string& attr, int scope) {
   Truth reached = Truth::True;
   const auto earlier_false = [&](TSNode if_stmt, TSNode upto) {
     Truth t = negate(name_condition(ts::field(if_stmt, "condition"), param, attr, scope));
@@ -185,8 +184,8 @@ std::optional<Value> Extractor::getattr_value(int ci, const std::string& attr, i
       TSNode base = ts::field(fn, "object");
       const bool super_call = ts::is(base, "call") && ts::text(ts::field(base, "function"), src_) == "super";
       const Value owner = super_call ? Value{} : eval(base, r->scope, depth + 1);
-      if (super_call || (owner.k == Value::K::Path && (owner.path == "torch.nn.Module" ||
-                                                       owner.path == "builtins.object"))) {
+      if (super_call ||
+          (owner.k == Value::K::Path && (owner.path == "torch.nn.Module" || owner.path == "builtins.object"))) {
         if (reached == Truth::True) break;
         continue;
       }

@@ -341,6 +341,8 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   }
   if (c.resolved == "torch.Tensor.data_ptr" && pointer_argument(node, scope)) c.launch_argument = true;
   if (c.resolved.rfind("torch.", 0) == 0) c.scalar_operands = host_operands(node, scope);
+  if (c.resolved.rfind("numpy.", 0) == 0 || c.resolved.rfind("scipy.", 0) == 0)
+    c.host_data = host_data_operands(node, scope);
   note_graph_call(node, scope, c);
 
   // A function handed to a carrier that calls it (functools.reduce(torch.mm, ...), map, checkpoint,

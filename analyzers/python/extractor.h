@@ -461,6 +461,8 @@ class Extractor {
   bool one_element_param(int scope, const std::string& name) const;
   bool host_value(TSNode e, int scope, int depth);
   bool host_operands(TSNode call, int scope, int depth = 0);
+  bool readback_operand(TSNode e, int scope, int depth = 0);
+  bool host_data_operands(TSNode call, int scope);
   TensorKind annotated_kind(TSNode annotation) const;
   void record_binary_operator(TSNode node, int scope, const Guard& guard);
   void record_augmented_operator(TSNode node, int scope, const Guard& guard);
