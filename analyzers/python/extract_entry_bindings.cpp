@@ -3,6 +3,7 @@
 // class decorators, __new__, __getattribute__ and metaclasses that decide what the harness builds, and
 // entry functions bound to what is not a function of the file (all judged by entry-class-replaced).
 // Split from extract_scopes.cpp.
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <string>
@@ -167,8 +168,19 @@ void Extractor::note_entry_class_wrappers() {
   const auto replaces_method = [&](const std::string& attr) {
     static const std::set<std::string> kCalled = {"forward",     "__call__",         "__new__",   "__init__",
                                                   "__getattr__", "__getattribute__", "_call_impl"};
+    // An attribute that only assignments outside the class body give (`ModelNew.act = f`): setting
+    // it is what defines it, not a rebinding of a method the gate judged.
+    const ClassInfo& ci = classes_[model_class_];
+    const auto outside_only = [&]() {
+      auto it = ci.class_attrs.find(attr);
+      if (ci.methods.count(attr) || it == ci.class_attrs.end()) return false;
+      const uint32_t from = ts_node_start_byte(ci.node), to = ts_node_end_byte(ci.node);
+      return std::none_of(it->second.begin(), it->second.end(), [&](const Binding& b) {
+        return ts_node_start_byte(b.expr) >= from && ts_node_start_byte(b.expr) < to;
+      });
+    };
     return attr == "*" || kCalled.count(attr) > 0 ||
-           class_member(model_class_, attr, 1, ReceiverKind::Value).k == Value::K::Function;
+           (class_member(model_class_, attr, 1, ReceiverKind::Value).k == Value::K::Function && !outside_only());
   };
   const auto record = [&](TSNode at, const std::string& resolved, const std::string& why,
                           const char* kind = "@replaces-entry") {

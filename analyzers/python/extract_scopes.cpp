@@ -153,6 +153,23 @@ void Extractor::collect_import(TSNode node, int scope) {
   }
 }
 
+// A class of the file given an attribute from outside its body (`Cls.attr = v`, `setattr(Cls, "attr",
+// v)`): bound as the class body would bind it. `name` is the attribute node or a string constant.
+void Extractor::add_class_attribute(TSNode owner, TSNode name, TSNode value, int scope) {
+  if (!ts::is(owner, "identifier") || ts_node_is_null(value)) return;
+  const Found f = find_name(std::string(ts::text(owner, src_)), scope);
+  if (f.k != Found::K::Class || f.index < 0) return;
+  std::string attr;
+  if (ts::is(name, "identifier")) {
+    attr = std::string(ts::text(name, src_));
+  } else if (ts::is(name, "string")) {
+    if (auto folded = folder_.fold_string(name)) attr = folded->text;
+  }
+  if (attr.empty()) return;
+  classes_[f.index].self_attrs[attr].push_back(Binding{value, scope});
+  classes_[f.index].class_attrs[attr].push_back(Binding{value, scope});
+}
+
 void Extractor::collect(TSNode node, int scope, int class_index) {
   if (ts_node_is_null(node)) return;
   std::string_view t = ts::type(node);
@@ -235,6 +252,10 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
         classes_[class_index].self_attrs[std::string(ts::text(left, src_))].push_back(Binding{value, scope});
       classes_[class_index].class_attrs[std::string(ts::text(left, src_))].push_back(Binding{value, scope});
     }
+    // `ModelNew.act = staticmethod(torch.relu)` outside the class body: a class attribute like one
+    // the body binds, so `self.act` reads it.
+    if (ts::is(left, "attribute") && !ts_node_is_null(value))
+      add_class_attribute(ts::field(left, "object"), ts::field(left, "attribute"), value, scope);
     if (ts::is(right, "assignment")) {
       TSNode inner_left = ts::field(right, "left");
       bind_target(inner_left, value, scope, class_index);
@@ -261,6 +282,9 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
         name_arg = positional_arg(args, 1);
         value_arg = positional_arg(args, 2);
       }
+      // setattr(ModelNew, "act", f) and type.__setattr__(ModelNew, "act", f): the same as an assignment.
+      if (!on_self && (callee == "setattr" || callee == "type.__setattr__" || callee == "object.__setattr__"))
+        add_class_attribute(positional_arg(args, 0), positional_arg(args, 1), positional_arg(args, 2), scope);
       if (!ts_node_is_null(name_arg) && !ts_node_is_null(value_arg) && ts::is(name_arg, "string")) {
         if (auto name = folder_.fold_string(name_arg))
           classes_[s.class_index].self_attrs[name->text].push_back(Binding{value_arg, scope});

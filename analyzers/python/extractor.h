@@ -330,6 +330,7 @@ class Extractor {
   bool is_autograd_function(int ci);
   std::vector<std::string> class_bases(int ci);
   Value class_member(int ci, const std::string& attr, int depth, ReceiverKind receiver);
+  void add_class_attribute(TSNode owner, TSNode name, TSNode value, int scope);  // extract_scopes.cpp
   // Attribute reads that run the file's code: @property getters and __getattr__
   // (extract_attribute_hooks.cpp).
   std::optional<Value> property_value(int fi, int depth);
