@@ -208,6 +208,32 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     for (const Binding& b : param_arguments(f.scope, name)) recurse(b.expr, b.scope);
 }
 
+// The other bindings of a called name that may reach the call (a sibling branch's, a case's): eval
+// gave the last one written before it. A library function among them is a call of it here (`paths`),
+// a torch module object a call of that module (`modules`), a function of the file an edge to it.
+void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee, const Guard& guard,
+                                       std::vector<std::string>& paths, std::vector<std::string>& modules) {
+  const Found f = find_name(std::string(ts::text(fn, src_)), scope);
+  if (f.k != Found::K::Binding || !f.bindings || f.bindings->size() < 2) return;
+  for (const Binding* b : reaching_bindings(*f.bindings, f.scope == scope ? fn : TSNode{})) {
+    if (ts_node_is_null(b->expr)) continue;
+    int saved = current_scope_;
+    current_scope_ = b->scope;
+    const Value v = eval(b->expr, b->scope, 1);
+    current_scope_ = saved;
+    if (v.k == callee.k && v.index == callee.index && v.path == callee.path) continue;
+    if (v.k == Value::K::Path && !is_dtype_path(v.path) &&
+        std::find(paths.begin(), paths.end(), v.path) == paths.end()) {
+      paths.push_back(v.path);
+    } else if (v.k == Value::K::Function) {
+      add_edge(fn_of(scope), v.index, edge_dead(guard));
+    } else if (v.k == Value::K::Instance && v.index < 0 && v.path.rfind("torch.nn.", 0) == 0 &&
+               !module_container(v.path)) {
+      modules.push_back(v.path);
+    }
+  }
+}
+
 void Extractor::finish_computed_callees() {
   for (const PendingCallee& p : pending_callees_) {
     CallableSink sink;

@@ -393,6 +393,18 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
             (callee.k == Value::K::Instance && callee.index < 0 && computed_target(fn))))
     pending_callees_.push_back({{facts_.calls.size() + children.size(), fn, scope, guard, start}, true});
 
+  // A name that another path binds to something else (`if fast: f = torch.relu` / `else: f = _fast`,
+  // the cases of a `match`): the call runs whichever binding reaches it.
+  std::vector<std::string> modules;
+  if (ts::is(fn, "identifier")) other_reaching_callees(fn, scope, callee, guard, children, modules);
+  for (const std::string& module : modules) {
+    Call cc = c;
+    cc.resolved = module;
+    cc.method = last_component(module);
+    cc.instance_call = true;
+    call_start_.push_back(start);
+    facts_.calls.push_back(std::move(cc));
+  }
   // A carrier's or hook's call is a call of the torch function it runs, here.
   for (const std::string& child : children) {
     Call cc = c;

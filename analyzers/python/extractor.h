@@ -596,6 +596,8 @@ class Extractor {
     std::vector<int> functions;
     bool known = false;
   };
+  void other_reaching_callees(TSNode fn, int scope, const Value& callee, const Guard& guard,
+                              std::vector<std::string>& paths, std::vector<std::string>& modules);
   void callable_elements(TSNode e, int scope, int depth, CallableSink& sink,
                          std::set<std::tuple<uint32_t, uint32_t, int>>& seen);
   void finish_computed_callees();
