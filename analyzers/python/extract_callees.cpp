@@ -208,14 +208,25 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     for (const Binding& b : param_arguments(f.scope, name)) recurse(b.expr, b.scope);
 }
 
-// The other bindings of a called name that may reach the call (a sibling branch's, a case's): eval
-// gave the last one written before it. A library function among them is a call of it here (`paths`),
-// a torch module object a call of that module (`modules`), a function of the file an edge to it.
+// The other bindings of a called name that may reach the call (a sibling branch's, a case's; any of
+// an attribute of self that several places set): eval gave one of them. A library function among them is a call of it
+// here (`paths`), a torch module object a call of that module (`modules`), a function of the file an edge to it.
 void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee, const Guard& guard,
                                        std::vector<std::string>& paths, std::vector<std::string>& modules) {
-  const Found f = find_name(std::string(ts::text(fn, src_)), scope);
-  if (f.k != Found::K::Binding || !f.bindings || f.bindings->size() < 2) return;
-  for (const Binding* b : reaching_bindings(*f.bindings, f.scope == scope ? fn : TSNode{})) {
+  std::vector<const Binding*> reaching;
+  if (ts::is(fn, "identifier")) {
+    const Found f = find_name(std::string(ts::text(fn, src_)), scope);
+    if (f.k != Found::K::Binding || !f.bindings || f.bindings->size() < 2) return;
+    reaching = reaching_bindings(*f.bindings, f.scope == scope ? fn : TSNode{});
+  } else if (ts::is(fn, "attribute")) {  // self.act, which several methods or branches may set
+    const Value owner = eval(ts::field(fn, "object"), scope);
+    if (owner.k != Value::K::Self || owner.index < 0) return;
+    const auto& attrs = classes_[owner.index].self_attrs;
+    auto it = attrs.find(std::string(ts::text(ts::field(fn, "attribute"), src_)));
+    if (it == attrs.end() || it->second.size() < 2) return;
+    for (const Binding& b : it->second) reaching.push_back(&b);
+  }
+  for (const Binding* b : reaching) {
     if (ts_node_is_null(b->expr)) continue;
     int saved = current_scope_;
     current_scope_ = b->scope;

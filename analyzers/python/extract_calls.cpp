@@ -396,7 +396,8 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   // A name that another path binds to something else (`if fast: f = torch.relu` / `else: f = _fast`,
   // the cases of a `match`): the call runs whichever binding reaches it.
   std::vector<std::string> modules;
-  if (ts::is(fn, "identifier")) other_reaching_callees(fn, scope, callee, guard, children, modules);
+  if (ts::is(fn, "identifier") || ts::is(fn, "attribute"))
+    other_reaching_callees(fn, scope, callee, guard, children, modules);
   for (const std::string& module : modules) {
     Call cc = c;
     cc.resolved = module;
