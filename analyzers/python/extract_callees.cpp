@@ -108,8 +108,9 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
       add_function(target.index);
       const TSNode node = function_nodes_[target.index];
       if (ts::is(node, "lambda")) recurse(ts::field(node, "body"), scope);
-      if (auto r = return_exprs_.find(target.index); r != return_exprs_.end())
-        for (const Binding& b : r->second) recurse(b.expr, b.scope);
+      for (const auto* exprs : {&return_exprs_, &yield_exprs_})
+        if (auto r = exprs->find(target.index); r != exprs->end())
+          for (const Binding& b : r->second) recurse(b.expr, b.scope);
       return;
     }
     // table.get("r"), table.pop(k): what the container holds.
@@ -121,7 +122,8 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     }
     if (target.k == Value::K::Path && passes_callables_on(target.path))
       return recurse(ts::field(e, "arguments"), scope);
-    if (target.k == Value::K::Path && target.path == "functools.partial")
+    if (target.k == Value::K::Path && (target.path == "functools.partial" || target.path == "builtins.staticmethod" ||
+                                       target.path == "builtins.classmethod"))
       return recurse(positional_arg(ts::field(e, "arguments"), 0), scope);
     const Value result = eval(e, scope, depth + 1);
     if (target.k == Value::K::Path && target.path == "builtins.getattr" && result.k == Value::K::Path &&
@@ -141,6 +143,16 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     return;
   }
   if (t != "identifier" && t != "attribute") return;
+  if (t == "attribute") {  // type(self).OPS, Ops.table: what the class body binds to it
+    const Value owner = eval(ts::field(e, "object"), scope, depth + 1);
+    if (owner.k == Value::K::Class && owner.index >= 0) {
+      auto it = classes_[owner.index].class_attrs.find(std::string(ts::text(ts::field(e, "attribute"), src_)));
+      if (it != classes_[owner.index].class_attrs.end()) {
+        for (const Binding& b : it->second) recurse(b.expr, b.scope);
+        return;
+      }
+    }
+  }
   const Value v = eval(e, scope, depth + 1);
   switch (v.k) {
     case Value::K::Function:

@@ -383,9 +383,17 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   }
 
   // A target that is a value, not a name: what it may hold is called here (extract_callees.cpp).
+  // A path under a class of this file (`ModelNew.ACTS[]` from type(self).ACTS[0]) names no library
+  // function: what the class attribute holds is followed instead.
+  const auto local_class_path = [&](const std::string& p) {
+    const std::string head = p.substr(0, p.find('.'));
+    return head.size() < p.size() &&
+           std::any_of(classes_.begin(), classes_.end(), [&](const ClassInfo& ci) { return ci.name == head; });
+  };
   const bool named = callee.k == Value::K::Function || callee.k == Value::K::Kernel || callee.k == Value::K::Class ||
                      (callee.k == Value::K::Instance && callee.path.rfind("builtins.", 0) != 0) ||
-                     callee.k == Value::K::ExtFunction || callee.k == Value::K::Extension || callee.k == Value::K::Path;
+                     callee.k == Value::K::ExtFunction || callee.k == Value::K::Extension ||
+                     (callee.k == Value::K::Path && !(computed_target(fn) && local_class_path(callee.path)));
   if (!container && !c.unresolved_dynamic && !named && computed_target(fn))
     pending_callees_.push_back({{facts_.calls.size() + children.size(), fn, scope, guard, start}, false});
   else if (!container && !c.unresolved_dynamic &&
@@ -421,6 +429,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
 
 bool Extractor::callable_carrier(const std::string& path) {
   static const std::unordered_set<std::string> kCarriers = {"functools.reduce",
+                                                            "operator.call",
                                                             "builtins.map",
                                                             "builtins.filter",
                                                             "itertools.starmap",

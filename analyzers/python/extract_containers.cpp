@@ -46,8 +46,14 @@ std::vector<Binding> Extractor::param_arguments(int scope, const std::string& na
   if (fi < 0 || static_cast<size_t>(fi) >= function_nodes_.size()) return out;
   TSNode params = ts::field(function_nodes_[fi], "parameters");
   int position = -1, index = 0;
+  bool gathered = false;  // `*fs`: every positional argument from its position on
   for (TSNode p : ts::named_children(params)) {
     const std::string_view kind = ts::type(p);
+    if (kind == "list_splat_pattern" && ts::text(ts::named_child(p, 0), src_) == name) {
+      position = index;
+      gathered = true;
+      break;
+    }
     if (kind == "list_splat_pattern" || kind == "dictionary_splat_pattern" || kind == "keyword_separator" ||
         kind == "positional_separator")
       break;  // what follows is keyword-only, or gathered: not followed by position
@@ -65,6 +71,15 @@ std::vector<Binding> Extractor::param_arguments(int scope, const std::string& na
   auto sites = call_sites_.find(fi);
   if (sites == call_sites_.end()) return out;
   for (const CallSite& site : sites->second) {
+    if (gathered) {
+      const int from = position - (method && site.through_attribute ? 1 : 0);
+      for (uint32_t at = static_cast<uint32_t>(std::max(from, 0));; ++at) {
+        TSNode arg = positional_arg(site.args, at);
+        if (ts_node_is_null(arg)) break;
+        out.push_back(Binding{ts::is(arg, "list_splat") ? ts::named_child(arg, 0) : arg, site.scope});
+      }
+      continue;
+    }
     TSNode arg = keyword_arg(site.args, name);
     if (ts_node_is_null(arg) && position >= 0) {
       const int at = position - (method && site.through_attribute ? 1 : 0);

@@ -285,6 +285,13 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
       // setattr(ModelNew, "act", f) and type.__setattr__(ModelNew, "act", f): the same as an assignment.
       if (!on_self && (callee == "setattr" || callee == "type.__setattr__" || callee == "object.__setattr__"))
         add_class_attribute(positional_arg(args, 0), positional_arg(args, 1), positional_arg(args, 2), scope);
+      // self.__dict__.update(act=f): each keyword is an attribute of self, like `self.act = f`.
+      if (on_self && ts::is(fn, "attribute") && ts::text(ts::field(fn, "attribute"), src_) == "update" &&
+          ts::text(ts::field(fn, "object"), src_) == s.self_name + ".__dict__")
+        for (TSNode kw : ts::named_children(args))
+          if (ts::is(kw, "keyword_argument"))
+            classes_[s.class_index].self_attrs[std::string(ts::text(ts::field(kw, "name"), src_))].push_back(
+                Binding{ts::field(kw, "value"), scope});
       if (!ts_node_is_null(name_arg) && !ts_node_is_null(value_arg) && ts::is(name_arg, "string")) {
         if (auto name = folder_.fold_string(name_arg))
           classes_[s.class_index].self_attrs[name->text].push_back(Binding{value_arg, scope});
@@ -329,6 +336,9 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
     bind_target(ts::named_child(node, 0), TSNode{}, scope, class_index);
   } else if (t == "return_statement" && scopes_[scope].function >= 0 && ts::named_count(node) > 0) {
     return_exprs_[scopes_[scope].function].push_back(Binding{ts::named_child(node, 0), scope});
+  } else if (t == "yield" && scopes_[scope].function >= 0 && ts::named_count(node) > 0) {
+    // What iterating a generator gives (`for f in ops(): f(x)`, next(ops())).
+    yield_exprs_[scopes_[scope].function].push_back(Binding{ts::named_child(node, 0), scope});
   }
   for (TSNode child : ts::named_children(node)) collect(child, scope, class_index);
 }

@@ -615,6 +615,7 @@ class Extractor {
   TSNode root_{};                                                           // the module, for scans of its scope
   std::unordered_map<std::string, std::vector<Binding>> element_bindings_;  // container text -> stored values
   std::unordered_map<int, std::vector<Binding>> return_exprs_;              // function -> returned expressions
+  std::unordered_map<int, std::vector<Binding>> yield_exprs_;               // function -> yielded expressions
   std::unordered_map<std::string, Value> kernel_elements_;                  // memo of kernel_element
   std::unordered_map<int, Value> returned_kernels_;                         // memo of returned_kernel
   std::unordered_map<std::string, std::string> libraries_;  // `lib = torch.library.Library("ns", ...)`: lib -> ns
