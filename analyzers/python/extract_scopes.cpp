@@ -165,7 +165,9 @@ void Extractor::add_class_attribute(TSNode owner, TSNode name, TSNode value, int
   } else if (ts::is(name, "string")) {
     if (auto folded = folder_.fold_string(name)) attr = folded->text;
   }
-  if (attr.empty()) return;
+  // Rebinding a method the body defines, or a dunder (`ModelNew.__call__ = ...`), is the entry
+  // bindings' to judge (extract_entry_bindings.cpp), not a new attribute.
+  if (attr.empty() || classes_[f.index].methods.count(attr) || attr.rfind("__", 0) == 0) return;
   classes_[f.index].self_attrs[attr].push_back(Binding{value, scope});
   classes_[f.index].class_attrs[attr].push_back(Binding{value, scope});
 }

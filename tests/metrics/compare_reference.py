@@ -98,6 +98,11 @@ def lizard_gap(func):
                         gap["assert-test"] -= 1 + len(inner.ifs)
         if isinstance(node, ast.Try) and node.finalbody:
             gap["finally"] -= 1
+        # lizard counts every `case`; radon (and kgate) count none for an irrefutable one (case _, case x).
+        if isinstance(node, ast.Match):
+            gap["match-irrefutable"] -= sum(1 for c in node.cases
+                                           if isinstance(c.pattern, ast.MatchAs) and c.pattern.pattern is None
+                                           and c.guard is None)
     return gap
 
 
