@@ -232,6 +232,23 @@ void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee
     reaching = reaching_bindings(*f.bindings, f.scope == scope ? fn : TSNode{});
   } else if (ts::is(fn, "attribute")) {  // self.act, which several methods or branches may set
     const Value owner = eval(ts::field(fn, "object"), scope);
+    // An object of a library class built with `act=f` (types.SimpleNamespace(act=torch.relu), a
+    // namedtuple's or config class's keyword): `.act` gives f back.
+    std::vector<Binding> keyword;
+    if (owner.k == Value::K::Instance && owner.index < 0 && owner.path.rfind("torch.", 0) != 0)
+      keyword =
+          constructor_keywords(ts::field(fn, "object"), std::string(ts::text(ts::field(fn, "attribute"), src_)), scope);
+    if (!keyword.empty()) {
+      for (const Binding& b : keyword) {
+        const Value v = eval(b.expr, b.scope, 1);
+        if (v.k == Value::K::Path && !is_dtype_path(v.path) &&
+            std::find(paths.begin(), paths.end(), v.path) == paths.end())
+          paths.push_back(v.path);
+        else if (v.k == Value::K::Function)
+          add_edge(fn_of(scope), v.index, edge_dead(guard));
+      }
+      return;
+    }
     if (owner.k != Value::K::Self || owner.index < 0) return;
     const auto& attrs = classes_[owner.index].self_attrs;
     auto it = attrs.find(std::string(ts::text(ts::field(fn, "attribute"), src_)));
@@ -255,6 +272,27 @@ void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee
       modules.push_back(v.path);
     }
   }
+}
+
+// The `attr=` keyword values of the constructor calls an object expression is bound to: a name's
+// bindings, or self.<name>'s.
+std::vector<Binding> Extractor::constructor_keywords(TSNode object, const std::string& attr, int scope) {
+  std::vector<Binding> built, out;
+  if (ts::is(object, "identifier")) {
+    const Found f = find_name(std::string(ts::text(object, src_)), scope);
+    if (f.k == Found::K::Binding && f.bindings) built = *f.bindings;
+  } else if (ts::is(object, "attribute")) {
+    const Value owner = eval(ts::field(object, "object"), scope);
+    if (owner.k == Value::K::Self && owner.index >= 0)
+      if (auto it = classes_[owner.index].self_attrs.find(std::string(ts::text(ts::field(object, "attribute"), src_)));
+          it != classes_[owner.index].self_attrs.end())
+        built = it->second;
+  }
+  for (const Binding& b : built)
+    if (ts::is(b.expr, "call"))
+      if (TSNode value = keyword_arg(ts::field(b.expr, "arguments"), attr); !ts_node_is_null(value))
+        out.push_back(Binding{value, b.scope});
+  return out;
 }
 
 void Extractor::finish_computed_callees() {

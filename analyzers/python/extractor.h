@@ -596,6 +596,7 @@ class Extractor {
     std::vector<int> functions;
     bool known = false;
   };
+  std::vector<Binding> constructor_keywords(TSNode object, const std::string& attr, int scope);
   void other_reaching_callees(TSNode fn, int scope, const Value& callee, const Guard& guard,
                               std::vector<std::string>& paths, std::vector<std::string>& modules);
   void callable_elements(TSNode e, int scope, int depth, CallableSink& sink,
