@@ -6,6 +6,10 @@
 #    engine-fallback warning that names the plugin and why it did not load; with --fail-on warning
 #    that warning alone makes the exit code 1 (never 2: a missing plugin is not a usage error).
 # 3. A file without C++ never loads the plugin: a missing plugin changes nothing for it.
+# 4. In a fresh temporary directory the Clang engine builds the shim prelude's precompiled header
+#    (shims-*.pch under $TMPDIR/kgate-<uid>/) without a prelude warning: a prelude that does not compile
+#    (a C library macro in a shim declaration did, from 890f3ea on) makes every file about ten times
+#    slower, silently before this case.
 # Usage: clang_plugin_test.sh KGATE CORPUS_DIR
 set -u
 kgate="$1"; corpus="$2"
@@ -28,5 +32,12 @@ b="$(KGATE_CLANG_PLUGIN=/nonexistent/kgate_clang_plugin.so "$kgate" check "$trit
 if [ "$a" != "$b" ] || [ $ra -ne $rb ]; then
   echo "FAIL: a file without C++ depends on the plugin ($triton)"; diff <(echo "$a") <(echo "$b"); fail=1
 fi
-[ $fail -eq 0 ] && echo "clang_plugin_test: 3 cases passed"
+fresh="$(mktemp -d)"
+out="$(TMPDIR="$fresh" "$kgate" check "$cheat" 2>&1)"
+pch="$(find "$fresh" -name 'shims-*.pch' 2>/dev/null | head -1)"
+if grep -q "shim prelude" <<<"$out" || [ -z "$pch" ]; then
+  echo "FAIL: no precompiled shim prelude in $fresh (found: '${pch}'):"; echo "$out"; fail=1
+fi
+rm -rf "$fresh"
+[ $fail -eq 0 ] && echo "clang_plugin_test: 4 cases passed"
 exit $fail

@@ -36,6 +36,7 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
@@ -457,6 +458,11 @@ class Engine {
     bool ok = ci.ExecuteAction(action) && recorder.errors.empty() && !recorder.fatal;
     if (!ok) {
       (void)llvm::sys::fs::remove(tmp);
+      // Never silent: without the precompiled header every translation unit parses the prelude as
+      // text, about ten times slower (docs/performance.md), and a prelude error is a shim defect.
+      llvm::errs() << "kgate: warning: the Clang engine's shim prelude (" << prelude << ") did not compile ("
+                   << (recorder.first_error.empty() ? std::string("no diagnostic") : recorder.first_error)
+                   << "): the Clang pass runs without its precompiled header\n";
       return false;
     }
     return !llvm::sys::fs::rename(tmp, out);

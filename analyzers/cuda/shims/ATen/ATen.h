@@ -144,14 +144,16 @@ template <class T, size_t N> class TensorAccessor {
 class Tensor;
 using TensorList = ArrayRef<Tensor>;
 
-// Tensor methods and at:: functions that take anything; a braced list may come first or second.
+// Tensor methods and at:: functions that take anything; a braced list may come first or second. The
+// name is parenthesised so that a function-like macro of the C library (math.h's isfinite, isnan,
+// isinf) does not expand there: a prelude that does not compile has no precompiled header.
 #define KGATE_TENSOR_METHOD(name)                                  \
-  template <class... A> Tensor name(A&&... args) const;           \
-  template <class... A> Tensor name(IntArrayRef, A&&... args) const;
+  template <class... A> auto(name)(A && ... args) const -> Tensor; \
+  template <class... A> auto(name)(IntArrayRef, A && ... args) const -> Tensor;
 #define KGATE_AT_FUNCTION(name)                                    \
-  template <class... A> Tensor name(A&&... args);                  \
-  template <class... A> Tensor name(IntArrayRef, A&&... args);     \
-  template <class... A> Tensor name(const Tensor&, IntArrayRef, A&&... args);
+  template <class... A> auto(name)(A && ... args) -> Tensor;              \
+  template <class... A> auto(name)(IntArrayRef, A && ... args) -> Tensor; \
+  template <class... A> auto(name)(const Tensor&, IntArrayRef, A && ... args) -> Tensor;
 
 class Tensor {
  public:

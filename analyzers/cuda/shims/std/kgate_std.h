@@ -11,6 +11,14 @@
 #include <float.h>
 #include <limits.h>
 #include <assert.h>
+// As libstdc++'s <cmath> does: C's classification macros give way to functions, so that a tensor's
+// x.isfinite() and std::isfinite(v) are calls, not macro expansions.
+#undef fpclassify
+#undef isfinite
+#undef isinf
+#undef isnan
+#undef isnormal
+#undef signbit
 
 namespace std {
 using ::size_t;
@@ -521,5 +529,10 @@ template <class C> class back_insert_iterator {};
 template <class C> back_insert_iterator<C> back_inserter(C& c);
 template <class T> struct complex { T re, im; complex(T r = T(), T i = T()); T real() const; T imag() const; };
 }  // namespace std
+
+// libstdc++'s <math.h> brings them into the global namespace, where C code and device code call them.
+using std::isfinite;
+using std::isinf;
+using std::isnan;
 
 inline void* operator new(size_t, void* p) noexcept { return p; }
