@@ -240,7 +240,10 @@ void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee
           constructor_keywords(ts::field(fn, "object"), std::string(ts::text(ts::field(fn, "attribute"), src_)), scope);
     if (!keyword.empty()) {
       for (const Binding& b : keyword) {
+        int saved = current_scope_;
+        current_scope_ = b.scope;
         const Value v = eval(b.expr, b.scope, 1);
+        current_scope_ = saved;
         if (v.k == Value::K::Path && !is_dtype_path(v.path) &&
             std::find(paths.begin(), paths.end(), v.path) == paths.end())
           paths.push_back(v.path);
