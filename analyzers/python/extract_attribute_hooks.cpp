@@ -60,9 +60,15 @@ std::optional<Value> Extractor::property_value(int fi, int depth) {
   const bool property = std::any_of(decorators.begin(), decorators.end(), [](const std::string& d) {
     return d == "builtins.property" || d == "functools.cached_property";
   });
-  if (!property || depth > kMaxEvalDepth) return std::nullopt;
+  if (!property) return std::nullopt;
+  return returned_callable(fi, depth);
+}
+
+// The first value a function of the file returns that is a callable the gate can name (a getter's,
+// a context manager's __enter__).
+std::optional<Value> Extractor::returned_callable(int fi, int depth) {
   const auto returns = return_exprs_.find(fi);
-  if (returns == return_exprs_.end()) return std::nullopt;
+  if (returns == return_exprs_.end() || depth > kMaxEvalDepth) return std::nullopt;
   for (const Binding& r : returns->second) {
     Value v = eval(r.expr, r.scope, depth + 1);
     if (nameable_callable(v)) return v;

@@ -2,6 +2,7 @@
 // (straight-line code, an if/else that binds in every branch, or a for loop's body when the loop is not
 // provably empty) kills the ones before it; a loop around the use that binds again after it lets every
 // binding reach.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,14 @@ Value Extractor::eval_binding(const std::vector<Binding>& bindings, int depth, T
     // launch adds edges to the others (record_call).
     if (!ts_node_is_null(b.iterated))
       if (std::vector<Value> ks = iterated_kernels(b.iterated, b.scope, depth + 1); !ks.empty()) return ks.front();
+    // `with Ctx() as f:` for a class of the file: what its __enter__ returns, where the gate can name it.
+    if (!ts_node_is_null(b.entered) && depth <= kMaxEvalDepth) {
+      const Value ctx = eval(b.entered, b.scope, depth + 1);
+      if (ctx.k == Value::K::Instance && ctx.index >= 0)
+        if (const Value enter = class_member(ctx.index, "__enter__", depth + 1, ReceiverKind::Value);
+            enter.k == Value::K::Function)
+          if (std::optional<Value> got = returned_callable(enter.index, depth + 1)) return *got;
+    }
     return Value{Value::K::Tensor};
   }
   int saved = current_scope_;

@@ -336,6 +336,13 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
     }
   } else if (t == "as_pattern_target") {
     bind_target(ts::named_child(node, 0), TSNode{}, scope, class_index);
+    // `with Ctx() as f:` binds f to what Ctx().__enter__() returns (eval_binding follows a class of the file).
+    if (TSNode target = ts::named_child(node, 0);
+        ts::is(target, "identifier") && ts::is(ts::parent(node), "as_pattern")) {
+      const std::string name(ts::text(target, src_));
+      auto& bindings = scopes_[scopes_[scope].globals_declared.count(name) ? 0 : scope].bindings[name];
+      if (!bindings.empty()) bindings.back().entered = ts::named_child(ts::parent(node), 0);
+    }
   } else if (t == "return_statement" && scopes_[scope].function >= 0 && ts::named_count(node) > 0) {
     return_exprs_[scopes_[scope].function].push_back(Binding{ts::named_child(node, 0), scope});
   } else if (t == "yield" && scopes_[scope].function >= 0 && ts::named_count(node) > 0) {

@@ -154,6 +154,7 @@ struct Binding {
   TSNode augmented{};  // the `x += v` statement of a null binding made by one
   TSNode unpacked{};   // the right side a null binding was unpacked from (`B, N = x.shape`)
   TSNode iterated{};   // the iterable a for target walks (`for f in (k1, k2):`): it holds the elements
+  TSNode entered{};    // the context a with target is bound by (`with Ctx() as f:`): its __enter__ gives f
 };
 
 struct Scope {
@@ -335,6 +336,7 @@ class Extractor {
   // (extract_attribute_hooks.cpp).
   std::optional<Value> property_value(int fi, int depth);
   std::optional<Value> getattr_value(int ci, const std::string& attr, int depth);
+  std::optional<Value> returned_callable(int fi, int depth);
   Truth name_condition(TSNode cond, const std::string& param, const std::string& attr, int scope);
   Truth return_reached(TSNode ret, TSNode body, const std::string& param, const std::string& attr, int scope);
   std::string value_path(const Value& v, TSNode node) const;
