@@ -117,8 +117,12 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     if (ts::is(fn, "attribute")) {
       const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
       if (method == "get" || method == "pop" || method == "setdefault" || method == "__getitem__" ||
-          method == "values" || method == "items")
+          method == "values" || method == "items") {
+        // table.get("exact", torch.relu): the default may be what is called.
+        if (method == "get" || method == "pop" || method == "setdefault")
+          recurse(positional_arg(ts::field(e, "arguments"), 1), scope);
         return recurse(ts::field(fn, "object"), scope);
+      }
     }
     if (target.k == Value::K::Path && passes_callables_on(target.path))
       return recurse(ts::field(e, "arguments"), scope);
@@ -273,6 +277,55 @@ void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee
     } else if (v.k == Value::K::Instance && v.index < 0 && v.path.rfind("torch.nn.", 0) == 0 &&
                !module_container(v.path)) {
       modules.push_back(v.path);
+    }
+  }
+}
+
+// A function of the file under decorators of the file: its name holds what the decorators return, so
+// calling it calls that (`def swap(f): return torch.relu` over `@swap def act(x)`). A decorator (or a
+// decorator factory's result, `@deco(arg)`) that is a def or a lambda of the file is followed: a library
+// function it returns is a call of it at the call site (`paths`), a function of the file (a wrapper)
+// an edge. Returning the parameter it was given adds nothing: the function itself is already called.
+void Extractor::decorated_callees(int fi, int scope, const Guard& guard, std::vector<std::string>& paths) {
+  if (fi < 0 || static_cast<size_t>(fi) >= decorator_nodes_.size() || decorator_nodes_[fi].empty()) return;
+  const int outer = scopes_[function_scope_[fi]].parent;
+  const auto returned = [&](int g, std::vector<Binding>& out) {
+    const TSNode node = function_nodes_[g];
+    if (ts::is(node, "lambda")) out.push_back(Binding{ts::field(node, "body"), function_scope_[g]});
+    if (auto r = return_exprs_.find(g); r != return_exprs_.end())
+      out.insert(out.end(), r->second.begin(), r->second.end());
+  };
+  for (TSNode d : decorator_nodes_[fi]) {
+    const bool factory = ts::is(d, "call");
+    const Value deco = eval(factory ? ts::field(d, "function") : d, outer, 1);
+    if (deco.k != Value::K::Function || deco.index == fi) continue;
+    std::vector<Binding> results;
+    returned(deco.index, results);
+    if (factory) {  // @deco(arg): deco returns the decorator, whose returns are the name's value
+      std::vector<Binding> decorators;
+      decorators.swap(results);
+      for (const Binding& b : decorators)
+        if (const Value inner = eval(b.expr, b.scope, 1); inner.k == Value::K::Function) returned(inner.index, results);
+    }
+    // A returned parameter of the factory (`def finish_with(op): def deco(f): return op`) is what the
+    // factory's call passed.
+    std::vector<Binding> passed;
+    for (const Binding& b : results)
+      if (factory && ts::is(b.expr, "identifier"))
+        if (const Found p = find_name(std::string(ts::text(b.expr, src_)), b.scope);
+            p.k == Found::K::Param && p.scope == function_scope_[deco.index])
+          for (const Binding& a : param_arguments(p.scope, std::string(ts::text(b.expr, src_)))) passed.push_back(a);
+    results.insert(results.end(), passed.begin(), passed.end());
+    for (const Binding& b : results) {
+      int saved = current_scope_;
+      current_scope_ = b.scope;
+      const Value v = eval(b.expr, b.scope, 1);
+      current_scope_ = saved;
+      if (v.k == Value::K::Path && !is_dtype_path(v.path) &&
+          std::find(paths.begin(), paths.end(), v.path) == paths.end())
+        paths.push_back(v.path);
+      else if (v.k == Value::K::Function && v.index != fi)
+        add_edge(fn_of(scope), v.index, edge_dead(guard));
     }
   }
 }

@@ -96,6 +96,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       c.resolved = facts_.functions[callee.index].qualname;
       c.local_target = true;
       add_edge(fn_of(scope), callee.index, edge_dead(guard));
+      decorated_callees(callee.index, scope, guard, children);
       call_sites_[callee.index].push_back({args, scope, ts::is(fn, "attribute")});
       mark_args_written(args, scope);
       // Calling a CuTe DSL kernel inside its @cute.jit launcher: kernel(...).launch(grid, block).

@@ -522,7 +522,8 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
       return v;
     }
     if (p == "functools.partial" || p == "triton.jit" || p == "torch.jit.ignore" || p == "functools.wraps" ||
-        p == "builtins.staticmethod" || p == "builtins.classmethod") {
+        p == "builtins.staticmethod" || p == "builtins.classmethod" || p == "copy.copy" || p == "copy.deepcopy" ||
+        p == "types.MethodType") {
       TSNode target = positional_arg(args, 0);
       if (!ts_node_is_null(target)) return eval(target, scope, depth + 1);
     }
