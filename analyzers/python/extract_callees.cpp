@@ -224,6 +224,22 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     for (const Binding& b : param_arguments(f.scope, name)) recurse(b.expr, b.scope);
 }
 
+// A binding a call may run (another branch's, a constructor keyword's, a decorator's result): evaluated
+// where it was written; a library function is added to `paths` (a call of it at the call site), a
+// function of the file other than `self_fn` gets an edge. Returns the value for the caller's other cases.
+Value Extractor::held_callee(const Binding& b, int scope, const Guard& guard, std::vector<std::string>& paths,
+                             int self_fn) {
+  int saved = current_scope_;
+  current_scope_ = b.scope;
+  const Value v = eval(b.expr, b.scope, 1);
+  current_scope_ = saved;
+  if (v.k == Value::K::Path && !is_dtype_path(v.path) && std::find(paths.begin(), paths.end(), v.path) == paths.end())
+    paths.push_back(v.path);
+  else if (v.k == Value::K::Function && v.index != self_fn)
+    add_edge(fn_of(scope), v.index, edge_dead(guard));
+  return v;
+}
+
 // The other bindings of a called name that may reach the call (a sibling branch's, a case's; any of
 // an attribute of self that several places set): eval gave one of them. A library function among them is a call of it
 // here (`paths`), a torch module object a call of that module (`modules`), a function of the file an edge to it.
@@ -243,17 +259,7 @@ void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee
       keyword =
           constructor_keywords(ts::field(fn, "object"), std::string(ts::text(ts::field(fn, "attribute"), src_)), scope);
     if (!keyword.empty()) {
-      for (const Binding& b : keyword) {
-        int saved = current_scope_;
-        current_scope_ = b.scope;
-        const Value v = eval(b.expr, b.scope, 1);
-        current_scope_ = saved;
-        if (v.k == Value::K::Path && !is_dtype_path(v.path) &&
-            std::find(paths.begin(), paths.end(), v.path) == paths.end())
-          paths.push_back(v.path);
-        else if (v.k == Value::K::Function)
-          add_edge(fn_of(scope), v.index, edge_dead(guard));
-      }
+      for (const Binding& b : keyword) held_callee(b, scope, guard, paths);
       return;
     }
     if (owner.k != Value::K::Self || owner.index < 0) return;
@@ -262,23 +268,16 @@ void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee
     if (it == attrs.end() || it->second.size() < 2) return;
     for (const Binding& b : it->second) reaching.push_back(&b);
   }
+  // The callee's own value is already the call's: a path equal to it is not added again, nor an edge.
+  if (callee.k == Value::K::Path) paths.push_back(callee.path);
   for (const Binding* b : reaching) {
     if (ts_node_is_null(b->expr)) continue;
-    int saved = current_scope_;
-    current_scope_ = b->scope;
-    const Value v = eval(b->expr, b->scope, 1);
-    current_scope_ = saved;
-    if (v.k == callee.k && v.index == callee.index && v.path == callee.path) continue;
-    if (v.k == Value::K::Path && !is_dtype_path(v.path) &&
-        std::find(paths.begin(), paths.end(), v.path) == paths.end()) {
-      paths.push_back(v.path);
-    } else if (v.k == Value::K::Function) {
-      add_edge(fn_of(scope), v.index, edge_dead(guard));
-    } else if (v.k == Value::K::Instance && v.index < 0 && v.path.rfind("torch.nn.", 0) == 0 &&
-               !module_container(v.path)) {
+    const Value v = held_callee(*b, scope, guard, paths, callee.k == Value::K::Function ? callee.index : -1);
+    if (v.k == Value::K::Instance && v.index < 0 && v.path.rfind("torch.nn.", 0) == 0 && !module_container(v.path) &&
+        !(v.k == callee.k && v.path == callee.path))
       modules.push_back(v.path);
-    }
   }
+  if (callee.k == Value::K::Path) paths.erase(std::find(paths.begin(), paths.end(), callee.path));
 }
 
 // A function of the file under decorators of the file: its name holds what the decorators return, so
@@ -316,17 +315,7 @@ void Extractor::decorated_callees(int fi, int scope, const Guard& guard, std::ve
             p.k == Found::K::Param && p.scope == function_scope_[deco.index])
           for (const Binding& a : param_arguments(p.scope, std::string(ts::text(b.expr, src_)))) passed.push_back(a);
     results.insert(results.end(), passed.begin(), passed.end());
-    for (const Binding& b : results) {
-      int saved = current_scope_;
-      current_scope_ = b.scope;
-      const Value v = eval(b.expr, b.scope, 1);
-      current_scope_ = saved;
-      if (v.k == Value::K::Path && !is_dtype_path(v.path) &&
-          std::find(paths.begin(), paths.end(), v.path) == paths.end())
-        paths.push_back(v.path);
-      else if (v.k == Value::K::Function && v.index != fi)
-        add_edge(fn_of(scope), v.index, edge_dead(guard));
-    }
+    for (const Binding& b : results) held_callee(b, scope, guard, paths, fi);
   }
 }
 

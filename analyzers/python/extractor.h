@@ -600,6 +600,7 @@ class Extractor {
   };
   std::vector<Binding> constructor_keywords(TSNode object, const std::string& attr, int scope);
   void decorated_callees(int fi, int scope, const Guard& guard, std::vector<std::string>& paths);
+  Value held_callee(const Binding& b, int scope, const Guard& guard, std::vector<std::string>& paths, int self_fn = -1);
   void other_reaching_callees(TSNode fn, int scope, const Value& callee, const Guard& guard,
                               std::vector<std::string>& paths, std::vector<std::string>& modules);
   void callable_elements(TSNode e, int scope, int depth, CallableSink& sink,
