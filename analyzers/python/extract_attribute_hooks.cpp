@@ -1,6 +1,6 @@
-// Extractor, attribute reads that run code of the file: @property getters, and a class's __getattr__,
-// which supplies what normal lookup misses. What such a read gives is followed where the gate can name
-// it, so that a hook handing back the submission's own launcher resolves and one handing back a
+// Extractor, attribute reads that run code of the file: @property getters, a class's __getattr__,
+// which supplies what normal lookup misses, and the values of an enum's members. What such a read gives is followed
+// where the gate can name it, so that a hook handing back the submission's own launcher resolves and one handing back a
 // library function is a call of that function; what stays unknown is unresolved (never silence).
 #include <algorithm>
 #include <optional>
@@ -203,6 +203,54 @@ std::optional<Value> Extractor::getattr_value(int ci, const std::string& attr, i
     if (reached == Truth::True) break;
   }
   return library ? library : own;
+}
+
+// A class of the file that derives from enum.Enum (IntEnum, Flag, ...), directly or through another
+// class of the file.
+bool Extractor::is_enum_class(int ci, int depth) {
+  if (ci < 0 || depth > kMaxEvalDepth) return false;
+  for (TSNode base : classes_[ci].base_nodes) {
+    if (ts::is(base, "keyword_argument")) continue;
+    const Value b = eval(base, classes_[ci].scope, depth + 1);
+    if (b.k == Value::K::Path && b.path.rfind("enum.", 0) == 0) return true;
+    if (b.k == Value::K::Class && b.index != ci && is_enum_class(b.index, depth + 1)) return true;
+  }
+  return false;
+}
+
+// `Cls.MEMBER.value` or `Cls["MEMBER"].value` of an enum class of the file: what its body binds to
+// MEMBER; with a key known only at run time (`Cls[name].value`), what it binds to any member. Nullopt
+// for anything else.
+std::optional<std::vector<Binding>> Extractor::enum_member_value(TSNode node, int scope, int depth) {
+  if (!ts::is(node, "attribute") || depth > kMaxEvalDepth) return std::nullopt;
+  const std::string_view attr = ts::text(ts::field(node, "attribute"), src_);
+  if (attr != "value" && attr != "_value_") return std::nullopt;
+  const TSNode member = ts::field(node, "object");
+  TSNode owner{};
+  std::string name;
+  if (ts::is(member, "attribute")) {
+    owner = ts::field(member, "object");
+    name = std::string(ts::text(ts::field(member, "attribute"), src_));
+  } else if (ts::is(member, "subscript")) {
+    owner = ts::field(member, "value");
+    if (auto folded = fold_in(ts::field(member, "subscript"), scope)) name = folded->text;
+  } else {
+    return std::nullopt;
+  }
+  const Value cls = eval(owner, scope, depth + 1);
+  if (cls.k != Value::K::Class || !is_enum_class(cls.index, depth + 1)) return std::nullopt;
+  const auto& attrs = classes_[cls.index].class_attrs;
+  if (!name.empty()) {
+    auto it = attrs.find(name);
+    if (it == attrs.end()) return std::nullopt;
+    return it->second;
+  }
+  std::vector<Binding> any;
+  for (const auto& [member_name, bindings] : attrs)
+    if (member_name.rfind('_', 0) != 0) any.insert(any.end(), bindings.begin(), bindings.end());
+  std::sort(any.begin(), any.end(),
+            [](const Binding& a, const Binding& b) { return ts_node_start_byte(a.expr) < ts_node_start_byte(b.expr); });
+  return any;
 }
 
 }  // namespace kgate::python::detail

@@ -147,14 +147,23 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     return;
   }
   if (t != "identifier" && t != "attribute") return;
-  if (t == "attribute") {  // type(self).OPS, Ops.table: what the class body binds to it
+  if (t == "attribute") {  // type(self).OPS, Ops.table: what the class body binds to it (helper.op: the file)
     const Value owner = eval(ts::field(e, "object"), scope, depth + 1);
-    if (owner.k == Value::K::Class && owner.index >= 0) {
-      auto it = classes_[owner.index].class_attrs.find(std::string(ts::text(ts::field(e, "attribute"), src_)));
-      if (it != classes_[owner.index].class_attrs.end()) {
-        for (const Binding& b : it->second) recurse(b.expr, b.scope);
-        return;
-      }
+    const std::string attr(ts::text(ts::field(e, "attribute"), src_));
+    std::optional<std::vector<Binding>> held;
+    if (owner.k == Value::K::Class && owner.index >= 0)
+      if (auto it = classes_[owner.index].class_attrs.find(attr); it != classes_[owner.index].class_attrs.end())
+        held = it->second;
+    if (owner.k == Value::K::Function)
+      if (auto fa = function_attrs_.find(owner.index); fa != function_attrs_.end())
+        if (auto it = fa->second.find(attr); it != fa->second.end()) held = it->second;
+    if (!held) held = enum_member_value(e, scope, depth + 1);  // Act.RELU.value
+    // A namedtuple's field (launch.run of launch = Launch(run, block)): the argument that filled it.
+    if (!held && owner.k == Value::K::Instance && owner.index < 0 && namedtuple_maker(owner.path))
+      held = constructor_keywords(ts::field(e, "object"), attr, scope);
+    if (held) {
+      for (const Binding& b : *held) recurse(b.expr, b.scope);
+      return;
     }
   }
   const Value v = eval(e, scope, depth + 1);
@@ -258,14 +267,19 @@ void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee
     if (owner.k == Value::K::Instance && owner.index < 0 && owner.path.rfind("torch.", 0) != 0)
       keyword =
           constructor_keywords(ts::field(fn, "object"), std::string(ts::text(ts::field(fn, "attribute"), src_)), scope);
-    if (!keyword.empty()) {
-      for (const Binding& b : keyword) held_callee(b, scope, guard, paths);
+    if (!keyword.empty()) {  // the callee's own value is the call's already
+      if (callee.k == Value::K::Path) paths.push_back(callee.path);
+      for (const Binding& b : keyword)
+        held_callee(b, scope, guard, paths, callee.k == Value::K::Function ? callee.index : -1);
+      if (callee.k == Value::K::Path) paths.erase(std::find(paths.begin(), paths.end(), callee.path));
       return;
     }
-    if (owner.k != Value::K::Self || owner.index < 0) return;
-    const auto& attrs = classes_[owner.index].self_attrs;
-    auto it = attrs.find(std::string(ts::text(ts::field(fn, "attribute"), src_)));
-    if (it == attrs.end() || it->second.size() < 2) return;
+    const auto* attrs = owner.k == Value::K::Self && owner.index >= 0 ? &classes_[owner.index].self_attrs : nullptr;
+    if (owner.k == Value::K::Function)  // helper.op, set in several places
+      if (auto fa = function_attrs_.find(owner.index); fa != function_attrs_.end()) attrs = &fa->second;
+    if (!attrs) return;
+    auto it = attrs->find(std::string(ts::text(ts::field(fn, "attribute"), src_)));
+    if (it == attrs->end() || it->second.size() < 2) return;
     for (const Binding& b : it->second) reaching.push_back(&b);
   }
   // The callee's own value is already the call's: a path equal to it is not added again, nor an edge.
@@ -315,7 +329,51 @@ void Extractor::decorated_callees(int fi, int scope, const Guard& guard, std::ve
             p.k == Found::K::Param && p.scope == function_scope_[deco.index])
           for (const Binding& a : param_arguments(p.scope, std::string(ts::text(b.expr, src_)))) passed.push_back(a);
     results.insert(results.end(), passed.begin(), passed.end());
-    for (const Binding& b : results) held_callee(b, scope, guard, paths, fi);
+    // What each return may hold (`return log(f) or torch.mul`, a conditional, a table entry).
+    for (const Binding& b : results) {
+      CallableSink sink;
+      std::set<std::tuple<uint32_t, uint32_t, int>> seen;
+      callable_elements(b.expr, b.scope, 1, sink, seen);
+      for (int g : sink.functions)
+        if (g != fi) add_edge(fn_of(scope), g, edge_dead(guard));
+      for (const std::string& path : sink.paths)
+        if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(path);
+    }
+  }
+}
+
+// The functions of the file registered on `fi` under `@fi.register` or `@fi.register(T)`
+// (functools.singledispatch).
+std::vector<int> Extractor::registered_by_decorator(int fi) {
+  std::vector<int> out;
+  for (size_t g = 0; g < decorator_nodes_.size(); ++g)
+    for (TSNode d : decorator_nodes_[g]) {
+      const TSNode target = ts::is(d, "call") ? ts::field(d, "function") : d;
+      if (!ts::is(target, "attribute") || ts::text(ts::field(target, "attribute"), src_) != "register") continue;
+      const int outer = scopes_[function_scope_[g]].parent;
+      if (const Value owner = eval(ts::field(target, "object"), outer, 1);
+          owner.k == Value::K::Function && owner.index == fi && static_cast<int>(g) != fi)
+        out.push_back(static_cast<int>(g));
+    }
+  return out;
+}
+
+// Whether calling `fi` may run an implementation registered on it instead of its body.
+bool Extractor::dispatches(int fi) { return registered_.count(fi) > 0 || !registered_by_decorator(fi).empty(); }
+
+// The implementations registered on a function of the file (functools.singledispatch): `act.register(T,
+// g)`, and defs under `@act.register` or `@act.register(T)`. Calling act runs one of them, chosen by the
+// argument's type at run time: each is an edge that gets the call's arguments, or a library function a
+// call of it at the call site.
+void Extractor::registered_callees(int fi, TSNode args, bool bound, int scope, const Guard& guard,
+                                   std::vector<std::string>& paths) {
+  if (auto it = registered_.find(fi); it != registered_.end())
+    for (const Binding& b : it->second)
+      if (const Value v = held_callee(b, scope, guard, paths, fi); v.k == Value::K::Function && v.index != fi)
+        call_sites_[v.index].push_back({args, scope, bound});
+  for (int g : registered_by_decorator(fi)) {
+    add_edge(fn_of(scope), g, edge_dead(guard));
+    call_sites_[g].push_back({args, scope, bound});
   }
 }
 
@@ -323,7 +381,9 @@ void Extractor::decorated_callees(int fi, int scope, const Guard& guard, std::ve
 // bindings, or self.<name>'s.
 std::vector<Binding> Extractor::constructor_keywords(TSNode object, const std::string& attr, int scope) {
   std::vector<Binding> built, out;
-  if (ts::is(object, "identifier")) {
+  if (ts::is(object, "call")) {  // Ops(torch.relu).act
+    built.push_back(Binding{object, scope});
+  } else if (ts::is(object, "identifier")) {
     const Found f = find_name(std::string(ts::text(object, src_)), scope);
     if (f.k == Found::K::Binding && f.bindings) built = *f.bindings;
   } else if (ts::is(object, "attribute")) {
@@ -334,10 +394,60 @@ std::vector<Binding> Extractor::constructor_keywords(TSNode object, const std::s
         built = it->second;
   }
   for (const Binding& b : built)
-    if (ts::is(b.expr, "call"))
-      if (TSNode value = keyword_arg(ts::field(b.expr, "arguments"), attr); !ts_node_is_null(value))
+    if (ts::is(b.expr, "call")) {
+      const TSNode args = ts::field(b.expr, "arguments");
+      if (TSNode value = keyword_arg(args, attr); !ts_node_is_null(value)) {
         out.push_back(Binding{value, b.scope});
+      } else if (const int at = namedtuple_field(ts::field(b.expr, "function"), attr, b.scope); at >= 0) {
+        // Ops(*fns), Ops(**cfg): which argument fills the field is known only at run time.
+        bool splat = false;
+        for (int i = 0; i <= at; ++i)
+          if (TSNode a = positional_arg(args, static_cast<uint32_t>(i));
+              ts::is(a, "list_splat") || ts::is(a, "dictionary_splat"))
+            splat = true;
+        if (TSNode positional = positional_arg(args, static_cast<uint32_t>(at)); !ts_node_is_null(positional) && !splat)
+          out.push_back(Binding{positional, b.scope});
+      }
+    }
   return out;
+}
+
+// Where `attr` stands among the fields of a namedtuple type the file builds (`Ops =
+// collections.namedtuple("Ops", "act norm")`, typing.NamedTuple("Ops", [("act", ...)])), so that
+// `Ops(torch.relu).act` is its first positional argument; -1 when `type` is no such type or lacks it.
+int Extractor::namedtuple_field(TSNode type, const std::string& attr, int scope) {
+  if (!ts::is(type, "identifier")) return -1;
+  const Found f = find_name(std::string(ts::text(type, src_)), scope);
+  if (f.k != Found::K::Binding || !f.bindings || f.bindings->size() != 1) return -1;
+  const Binding& b = f.bindings->front();
+  if (!ts::is(b.expr, "call")) return -1;
+  const Value maker = eval(ts::field(b.expr, "function"), b.scope, 1);
+  if (maker.k != Value::K::Path || !namedtuple_maker(maker.path)) return -1;
+  const TSNode args = ts::field(b.expr, "arguments");
+  TSNode fields = positional_arg(args, 1);
+  if (ts_node_is_null(fields)) fields = keyword_arg(args, maker.path == "typing.NamedTuple" ? "fields" : "field_names");
+  std::vector<std::string> names;
+  if (auto one = folder_.fold_string(fields)) {  // "act norm" or "act, norm"
+    std::string name;
+    for (char ch : one->text + " ") {
+      if (ch == ' ' || ch == ',' || ch == '\t' || ch == '\n') {
+        if (!name.empty()) names.push_back(name);
+        name.clear();
+      } else {
+        name += ch;
+      }
+    }
+  } else if (ts::is(fields, "list") || ts::is(fields, "tuple")) {
+    for (TSNode item : ts::named_children(fields)) {
+      if (ts::is(item, "comment")) continue;
+      if (ts::is(item, "tuple")) item = ts::named_child(item, 0);  // ("act", Callable)
+      auto name = folder_.fold_string(item);
+      names.push_back(name ? name->text : "");
+    }
+  }
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == attr) return static_cast<int>(i);
+  return -1;
 }
 
 void Extractor::finish_computed_callees() {

@@ -98,6 +98,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
       add_edge(fn_of(scope), callee.index, edge_dead(guard));
       decorated_callees(callee.index, scope, guard, children);
       call_sites_[callee.index].push_back({args, scope, ts::is(fn, "attribute")});
+      registered_callees(callee.index, args, ts::is(fn, "attribute"), scope, guard, children);
       mark_args_written(args, scope);
       // Calling a CuTe DSL kernel inside its @cute.jit launcher: kernel(...).launch(grid, block).
       if (facts_.functions[callee.index].kind == FunctionKind::DslKernel)

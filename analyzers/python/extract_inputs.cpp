@@ -296,6 +296,8 @@ bool Extractor::argument_read(TSNode call, TSNode arg, int element, int scope, i
     extension_args_.push_back({ts::span(call), position});
     return false;
   }
+  // act(x) of a singledispatch function: an implementation registered on it takes x (not followed).
+  if (callee.k == Value::K::Function && dispatches(callee.index)) return true;
   const auto landing = landing_param(call, arg, scope);
   if (!landing) return true;
   const auto& [index, param] = *landing;

@@ -105,6 +105,13 @@ void Extractor::bind_target(TSNode target, TSNode value, int scope, int class_in
         const std::string name(ts::text(element, src_));
         scopes_[scopes_[scope].globals_declared.count(name) ? 0 : scope].bindings[name].back().unpacked = value;
       }
+      // `self.finish, _ = Table[name].value`: the attribute is unpacked from that value too.
+      if (ts_node_is_null(bound) && ts::is(element, "attribute") && s.class_index >= 0 && !s.self_name.empty() &&
+          ts::text(ts::field(element, "object"), src_) == s.self_name)
+        classes_[s.class_index]
+            .self_attrs[std::string(ts::text(ts::field(element, "attribute"), src_))]
+            .back()
+            .unpacked = value;
     }
   }
 }
@@ -154,16 +161,22 @@ void Extractor::collect_import(TSNode node, int scope) {
 }
 
 // A class of the file given an attribute from outside its body (`Cls.attr = v`, `setattr(Cls, "attr",
-// v)`): bound as the class body would bind it. `name` is the attribute node or a string constant.
+// v)`): bound as the class body would bind it. `name` is the attribute node or a string constant. A
+// function of the file given one (`helper.op = torch.relu`) keeps it in function_attrs_, which
+// `helper.op` reads.
 void Extractor::add_class_attribute(TSNode owner, TSNode name, TSNode value, int scope) {
   if (!ts::is(owner, "identifier") || ts_node_is_null(value)) return;
   const Found f = find_name(std::string(ts::text(owner, src_)), scope);
-  if (f.k != Found::K::Class || f.index < 0) return;
+  if ((f.k != Found::K::Class && f.k != Found::K::Function) || f.index < 0) return;
   std::string attr;
   if (ts::is(name, "identifier")) {
     attr = std::string(ts::text(name, src_));
   } else if (ts::is(name, "string")) {
     if (auto folded = folder_.fold_string(name)) attr = folded->text;
+  }
+  if (f.k == Found::K::Function) {
+    if (!attr.empty()) function_attrs_[f.index][attr].push_back(Binding{value, scope});
+    return;
   }
   // Rebinding a method the body defines, or a dunder (`ModelNew.__call__ = ...`), is the entry
   // bindings' to judge (extract_entry_bindings.cpp), not a new attribute.
@@ -183,6 +196,9 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
       if (ts::is(c, "decorator")) decorators.push_back(ts::named_child(c, 0));
     }
     TSNode def = ts::field(node, "definition");
+    // A lambda in a decorator (`@lambda f: torch.relu`, `@deco(lambda x: x)`) is a function of the file,
+    // as anywhere else.
+    for (TSNode d : decorators) collect(d, scope, class_index);
     if (ts::is(def, "function_definition")) {
       add_function(def, ts::field(def, "name"), scope, class_index, FunctionKind::Python, decorators);
     } else {
@@ -284,6 +300,13 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
         name_arg = positional_arg(args, 1);
         value_arg = positional_arg(args, 2);
       }
+      // act.register(torch.Tensor, g) on a function of the file (functools.singledispatch): calling act
+      // may call g.
+      if (ts::is(fn, "attribute") && ts::text(ts::field(fn, "attribute"), src_) == "register" &&
+          ts::is(ts::field(fn, "object"), "identifier") && !ts_node_is_null(positional_arg(args, 1)))
+        if (const Found f = find_name(std::string(ts::text(ts::field(fn, "object"), src_)), scope);
+            f.k == Found::K::Function && f.index >= 0)
+          registered_[f.index].push_back(Binding{positional_arg(args, 1), scope});
       // setattr(ModelNew, "act", f) and type.__setattr__(ModelNew, "act", f): the same as an assignment.
       if (!on_self && (callee == "setattr" || callee == "type.__setattr__" || callee == "object.__setattr__"))
         add_class_attribute(positional_arg(args, 0), positional_arg(args, 1), positional_arg(args, 2), scope);

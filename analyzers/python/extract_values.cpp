@@ -162,6 +162,8 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
     case Value::K::Function:
       // torch.ops.ns.op.default: the same registered op.
       if (attr == "default" && obj.receiver == ReceiverKind::Module) return obj;
+      if (auto fa = function_attrs_.find(obj.index); fa != function_attrs_.end())  // helper.op = torch.relu
+        if (auto it = fa->second.find(attr); it != fa->second.end()) return eval_binding(it->second, depth);
       v.k = Value::K::Path;
       v.path = facts_.functions[obj.index].qualname + "." + attr;
       v.receiver = ReceiverKind::Value;
@@ -370,8 +372,25 @@ Value Extractor::eval(TSNode node, int scope, int depth) {
     }
   }
   if (t == "attribute") {
+    if (const auto member = enum_member_value(node, scope, depth); member && !member->empty()) {  // Act.RELU.value
+      Value held = eval_binding(*member, depth + 1);
+      if (held.k == Value::K::Tensor) held.k = Value::K::Unknown;  // a literal the gate does not model
+      return held;
+    }
     Value obj = eval(ts::field(node, "object"), scope, depth + 1);
-    return attribute_of(obj, std::string(ts::text(ts::field(node, "attribute"), src_)), depth + 1);
+    const std::string attr(ts::text(ts::field(node, "attribute"), src_));
+    // A field of a namedtuple object the file builds (OPS = Ops(torch.relu); OPS.act): the argument
+    // given for it. One the gate cannot find (Ops(*fns).act) is known only at run time.
+    if (obj.k == Value::K::Instance && obj.index < 0 && namedtuple_maker(obj.path) && attr.rfind('_', 0) != 0 &&
+        attr != "count" && attr != "index") {
+      const std::vector<Binding> held = constructor_keywords(ts::field(node, "object"), attr, scope);
+      if (!held.empty()) return eval_binding(held, depth + 1);
+      v.k = Value::K::Unknown;
+      v.unresolved = true;
+      v.path = std::string(ts::text(node, src_)).substr(0, 120);
+      return v;
+    }
+    return attribute_of(obj, attr, depth + 1);
   }
   if (t == "parenthesized_expression") return eval(ts::named_child(node, 0), scope, depth + 1);
   if (t == "string" || t == "concatenated_string") {
@@ -568,6 +587,9 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
     v.path = classes_[callee.index].name;
     return v;
   }
+  // An object of a namedtuple type (Ops = collections.namedtuple(...); Ops(torch.relu)): its fields
+  // are read by name (eval, attribute).
+  if (callee.k == Value::K::Instance && callee.index < 0 && namedtuple_maker(callee.path)) return callee;
   if (callee.k == Value::K::Function && facts_.functions[callee.index].name == "__getitem__") return v;
   // A kernel factory (tilelang.jit) returns a compiled kernel; calling a CuTe kernel returns its
   // launchable (kernel(...).launch(...)); RawModule.get_function returns one of its kernels.

@@ -337,6 +337,8 @@ class Extractor {
   std::optional<Value> property_value(int fi, int depth);
   std::optional<Value> getattr_value(int ci, const std::string& attr, int depth);
   std::optional<Value> returned_callable(int fi, int depth);
+  bool is_enum_class(int ci, int depth);
+  std::optional<std::vector<Binding>> enum_member_value(TSNode node, int scope, int depth);
   Truth name_condition(TSNode cond, const std::string& param, const std::string& attr, int scope);
   Truth return_reached(TSNode ret, TSNode body, const std::string& param, const std::string& attr, int scope);
   std::string value_path(const Value& v, TSNode node) const;
@@ -599,7 +601,15 @@ class Extractor {
     bool known = false;
   };
   std::vector<Binding> constructor_keywords(TSNode object, const std::string& attr, int scope);
+  int namedtuple_field(TSNode type, const std::string& attr, int scope);
+  static bool namedtuple_maker(const std::string& path) {
+    return path == "collections.namedtuple" || path == "typing.NamedTuple";
+  }
   void decorated_callees(int fi, int scope, const Guard& guard, std::vector<std::string>& paths);
+  void registered_callees(int fi, TSNode args, bool bound, int scope, const Guard& guard,
+                          std::vector<std::string>& paths);
+  std::vector<int> registered_by_decorator(int fi);
+  bool dispatches(int fi);
   Value held_callee(const Binding& b, int scope, const Guard& guard, std::vector<std::string>& paths, int self_fn = -1);
   void other_reaching_callees(TSNode fn, int scope, const Value& callee, const Guard& guard,
                               std::vector<std::string>& paths, std::vector<std::string>& modules);
@@ -621,9 +631,12 @@ class Extractor {
   std::unordered_map<std::string, std::vector<Binding>> element_bindings_;  // container text -> stored values
   std::unordered_map<int, std::vector<Binding>> return_exprs_;              // function -> returned expressions
   std::unordered_map<int, std::vector<Binding>> yield_exprs_;               // function -> yielded expressions
-  std::unordered_map<std::string, Value> kernel_elements_;                  // memo of kernel_element
-  std::unordered_map<int, Value> returned_kernels_;                         // memo of returned_kernel
-  std::unordered_map<std::string, std::string> libraries_;  // `lib = torch.library.Library("ns", ...)`: lib -> ns
+  // `f.attr = v` and setattr(f, "attr", v) on a function of the file: function -> attribute -> values.
+  std::unordered_map<int, std::unordered_map<std::string, std::vector<Binding>>> function_attrs_;
+  std::unordered_map<int, std::vector<Binding>> registered_;  // act.register(T, g): function -> g
+  std::unordered_map<std::string, Value> kernel_elements_;    // memo of kernel_element
+  std::unordered_map<int, Value> returned_kernels_;           // memo of returned_kernel
+  std::unordered_map<std::string, std::string> libraries_;    // `lib = torch.library.Library("ns", ...)`: lib -> ns
   std::optional<std::unordered_map<std::string, int>> custom_ops_;  // "torch.ops.ns.op" -> function
   ConstFolder folder_;
 
