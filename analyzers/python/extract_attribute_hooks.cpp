@@ -67,8 +67,13 @@ std::optional<Value> Extractor::property_value(int fi, int depth) {
 // The first value a function of the file returns that is a callable the gate can name (a getter's,
 // a context manager's __enter__).
 std::optional<Value> Extractor::returned_callable(int fi, int depth) {
+  if (depth > kMaxEvalDepth) return std::nullopt;
+  if (const TSNode node = function_nodes_[fi]; ts::is(node, "lambda")) {  // lambda: torch.relu
+    Value v = eval(ts::field(node, "body"), function_scope_[fi], depth + 1);
+    if (nameable_callable(v)) return v;
+  }
   const auto returns = return_exprs_.find(fi);
-  if (returns == return_exprs_.end() || depth > kMaxEvalDepth) return std::nullopt;
+  if (returns == return_exprs_.end()) return std::nullopt;
   for (const Binding& r : returns->second) {
     Value v = eval(r.expr, r.scope, depth + 1);
     if (nameable_callable(v)) return v;
@@ -251,6 +256,48 @@ std::optional<std::vector<Binding>> Extractor::enum_member_value(TSNode node, in
   std::sort(any.begin(), any.end(),
             [](const Binding& a, const Binding& b) { return ts_node_start_byte(a.expr) < ts_node_start_byte(b.expr); });
   return any;
+}
+
+// A method that the class body around `node` defines under `name` (`act = functools.partialmethod(_apply,
+// ...)` names `_apply` above it); Unknown outside a class body.
+Value Extractor::class_body_method(TSNode node, TSNode name) {
+  for (TSNode p = ts::parent(node); !ts_node_is_null(p); p = ts::parent(p)) {
+    if (ts::is(p, "function_definition") || ts::is(p, "lambda")) break;
+    if (!ts::is(p, "class_definition")) continue;
+    for (const ClassInfo& ci : classes_)
+      if (ts_node_eq(ci.node, p))
+        if (auto it = ci.methods.find(std::string(ts::text(name, src_))); it != ci.methods.end()) {
+          Value v;
+          v.k = Value::K::Function;
+          v.index = it->second;
+          return v;
+        }
+    break;
+  }
+  return Value{};
+}
+
+// An attribute that a class decorator of the file sets on the class it is given (`def with_act(cls):
+// cls.act = staticmethod(torch.relu); return cls`): what it sets.
+std::optional<Value> Extractor::decorator_set_attribute(int ci, const std::string& attr, int depth) {
+  for (TSNode d : classes_[ci].decorator_nodes) {
+    const Value deco = eval(ts::is(d, "call") ? ts::field(d, "function") : d, classes_[ci].scope, depth + 1);
+    if (deco.k != Value::K::Function) continue;
+    // A factory (`@with_act(torch.relu)`): the decorator it returns sets the attribute.
+    int g = deco.index;
+    if (ts::is(d, "call"))
+      if (std::optional<Value> inner = returned_callable(deco.index, depth + 1);
+          inner && inner->k == Value::K::Function)
+        g = inner->index;
+    const TSNode params = ts::field(function_nodes_[g], "parameters");
+    TSNode first = ts::named_child(params, 0);
+    if (!ts::is(first, "identifier")) first = ts::field(first, "name");
+    auto fa = param_attrs_.find(g);
+    if (ts_node_is_null(first) || fa == param_attrs_.end()) continue;
+    if (auto it = fa->second.find(std::string(ts::text(first, src_)) + "." + attr); it != fa->second.end())
+      return eval_binding(it->second, depth + 1);
+  }
+  return std::nullopt;
 }
 
 }  // namespace kgate::python::detail

@@ -18,12 +18,25 @@ namespace kgate::python::detail {
 
 namespace {
 
-// Builtins that hand a callable on from their arguments: next(iter([f])), sorted([...])[0], min(...).
+// Builtins and library containers that hand a callable on from their arguments: next(iter([f])),
+// sorted([...])[0], min(...), itertools.cycle([f]), collections.deque([f]), operator.getitem(t, 0).
 bool passes_callables_on(const std::string& path) {
-  static const std::set<std::string> kPassing = {
-      "builtins.next",     "builtins.iter",      "builtins.list", "builtins.tuple",    "builtins.sorted",
-      "builtins.reversed", "builtins.min",       "builtins.max",  "builtins.dict",     "builtins.set",
-      "builtins.filter",   "builtins.enumerate", "builtins.zip",  "builtins.frozenset"};
+  static const std::set<std::string> kPassing = {"builtins.next",         "builtins.iter",
+                                                 "builtins.list",         "builtins.tuple",
+                                                 "builtins.sorted",       "builtins.reversed",
+                                                 "builtins.min",          "builtins.max",
+                                                 "builtins.dict",         "builtins.set",
+                                                 "builtins.filter",       "builtins.enumerate",
+                                                 "builtins.zip",          "builtins.frozenset",
+                                                 "itertools.cycle",       "itertools.chain",
+                                                 "itertools.repeat",      "itertools.islice",
+                                                 "itertools.tee",         "itertools.compress",
+                                                 "itertools.dropwhile",   "itertools.takewhile",
+                                                 "itertools.zip_longest", "itertools.chain.from_iterable",
+                                                 "collections.deque",     "collections.OrderedDict",
+                                                 "collections.ChainMap",  "collections.UserDict",
+                                                 "collections.UserList",  "types.MappingProxyType",
+                                                 "operator.getitem",      "builtins.vars"};
   return kPassing.count(path) > 0;
 }
 
@@ -59,14 +72,43 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     if (std::find(sink.functions.begin(), sink.functions.end(), fi) == sink.functions.end())
       sink.functions.push_back(fi);
   };
+  // What calling a function of the file gives: its returns and yields (a lambda: its body).
+  const auto recurse_returns = [&](int fi) {
+    const TSNode node = function_nodes_[fi];
+    if (ts::is(node, "lambda")) recurse(ts::field(node, "body"), function_scope_[fi]);
+    for (const auto* exprs : {&return_exprs_, &yield_exprs_})
+      if (auto r = exprs->find(fi); r != exprs->end())
+        for (const Binding& b : r->second) recurse(b.expr, b.scope);
+  };
   const std::string_view t = ts::type(e);
   if (t == "parenthesized_expression") return recurse(ts::named_child(e, 0), scope);
   if (t == "subscript") {  // the key picks; the container holds
+    const Value c = eval(ts::field(e, "value"), scope, depth + 1);
     // An element of an object (namespace["Model"] of what runpy.run_path returned): not the object.
-    if (const Value c = eval(ts::field(e, "value"), scope, depth + 1);
-        c.k == Value::K::Instance && c.index < 0 && c.path.rfind("builtins.", 0) != 0) {
+    if (c.k == Value::K::Instance && c.index < 0 && c.path.rfind("builtins.", 0) != 0 && !passes_callables_on(c.path) &&
+        c.path != "collections.defaultdict") {
       sink.known = true;
       return;
+    }
+    // Ops[k] of a class of the file that defines __class_getitem__ (or an instance's __getitem__, or
+    // its metaclass's): what that method returns.
+    if ((c.k == Value::K::Class || c.k == Value::K::Instance) && c.index >= 0) {
+      std::vector<int> hooks;
+      const auto hook = [&](int ci, const char* name) {
+        if (const Value m = class_member(ci, name, depth + 1, ReceiverKind::Value); m.k == Value::K::Function)
+          hooks.push_back(m.index);
+      };
+      hook(c.index, c.k == Value::K::Class ? "__class_getitem__" : "__getitem__");
+      if (const TSNode meta = classes_[c.index].metaclass; c.k == Value::K::Class && !ts_node_is_null(meta))
+        if (const Value m = eval(meta, classes_[c.index].scope, depth + 1); m.k == Value::K::Class && m.index >= 0)
+          hook(m.index, "__getitem__");
+      if (!hooks.empty()) {
+        for (int fi : hooks) {
+          add_function(fi);
+          recurse_returns(fi);
+        }
+        return;
+      }
     }
     return recurse(ts::field(e, "value"), scope);
   }
@@ -103,14 +145,23 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
   }
   if (t == "call") {
     const TSNode fn = ts::field(e, "function");
+    const TSNode args = ts::field(e, "arguments");
     const Value target = eval(fn, scope, depth + 1);
-    if (target.k == Value::K::Function) {  // a helper of this file: what it returns (a lambda: its body)
+    if (target.k == Value::K::Function) {  // a helper of this file: what it returns
       add_function(target.index);
-      const TSNode node = function_nodes_[target.index];
-      if (ts::is(node, "lambda")) recurse(ts::field(node, "body"), scope);
-      for (const auto* exprs : {&return_exprs_, &yield_exprs_})
-        if (auto r = exprs->find(target.index); r != exprs->end())
-          for (const Binding& b : r->second) recurse(b.expr, b.scope);
+      recurse_returns(target.index);
+      return;
+    }
+    // collections.defaultdict(lambda: torch.relu): a missing key holds what the factory returns;
+    // dataclasses.field(default=f) holds f, default_factory=g what g returns.
+    if (target.k == Value::K::Path &&
+        (target.path == "collections.defaultdict" || target.path == "dataclasses.field")) {
+      const bool field = target.path == "dataclasses.field";
+      const TSNode factory = field ? keyword_arg(args, "default_factory") : positional_arg(args, 0);
+      if (const Value f = eval(factory, scope, depth + 1); f.k == Value::K::Function) recurse_returns(f.index);
+      if (field) return recurse(keyword_arg(args, "default"), scope);
+      for (uint32_t i = 1; !ts_node_is_null(positional_arg(args, i)); ++i) recurse(positional_arg(args, i), scope);
+      sink.known = true;
       return;
     }
     // table.get("r"), table.pop(k): what the container holds.
@@ -126,8 +177,9 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     }
     if (target.k == Value::K::Path && passes_callables_on(target.path))
       return recurse(ts::field(e, "arguments"), scope);
-    if (target.k == Value::K::Path && (target.path == "functools.partial" || target.path == "builtins.staticmethod" ||
-                                       target.path == "builtins.classmethod"))
+    if (target.k == Value::K::Path &&
+        (target.path == "functools.partial" || target.path == "builtins.staticmethod" ||
+         target.path == "builtins.classmethod" || target.path == "functools.partialmethod"))
       return recurse(positional_arg(ts::field(e, "arguments"), 0), scope);
     const Value result = eval(e, scope, depth + 1);
     if (target.k == Value::K::Path && target.path == "builtins.getattr" && result.k == Value::K::Path &&
@@ -176,7 +228,9 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
       if (!is_dtype_path(v.path)) sink.paths.push_back(v.path);
       return;
     case Value::K::Instance:
-      if (v.path.rfind("builtins.", 0) == 0) break;  // what a builtin returned (table.get(k)): its bindings say
+      // What a builtin or a container returned (table.get(k), itertools.cycle(fs)): its bindings say.
+      if (v.path.rfind("builtins.", 0) == 0 || passes_callables_on(v.path) || v.path == "collections.defaultdict")
+        break;
       // A library module held as a value (`for m in [self.conv, self.bn]: x = m(x)`): calling it is a
       // call of that module, as calling self.conv by name is. Only an object a class built (its last
       // name capitalised, torch.nn.Conv2d); what a function returned (runpy.run_path's dict) is not a
@@ -214,6 +268,8 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     for (const auto* attrs : {&ci.self_attrs, &ci.class_attrs})
       if (auto it = attrs->find(attr); it != attrs->end())
         for (const Binding& b : it->second) recurse(ts_node_is_null(b.expr) ? b.unpacked : b.expr, b.scope);
+    for (const AttrFill& fill : attr_fills_)  // self.ops.append(f)
+      if (!fill.dead && fill.class_index == owner.index && fill.attr == attr) recurse(fill.args, fill.scope);
     if (auto it = subscript_fills_.find(container_key(e, scope)); it != subscript_fills_.end())
       for (const Binding& b : it->second) recurse(b.expr, b.scope);
     return;
@@ -229,6 +285,11 @@ void Extractor::callable_elements(TSNode e, int scope, int depth, CallableSink& 
     }
   if (auto it = subscript_fills_.find(container_key(e, scope)); it != subscript_fills_.end())
     for (const Binding& b : it->second) recurse(b.expr, b.scope);
+  // OPS.insert(0, f), OPS.append(f), table.update(act=f), table.setdefault("act", f): what it gathers.
+  if (f.k == Found::K::Binding || f.k == Found::K::Global)
+    for (const ContainerFill& fill : container_fills_)
+      if (!fill.dead && fill.name == name && find_name(name, fill.scope).scope == f.scope)
+        recurse(fill.args, fill.scope);
   if (f.k == Found::K::Param)
     for (const Binding& b : param_arguments(f.scope, name)) recurse(b.expr, b.scope);
 }
@@ -409,6 +470,42 @@ std::vector<Binding> Extractor::constructor_keywords(TSNode object, const std::s
           out.push_back(Binding{positional, b.scope});
       }
     }
+  return out;
+}
+
+// The value a class built by `type("Ops", (), {"act": f})` holds for `attr`, where `object` is bound
+// (only) to such calls: the dict entries for it (empty: none, so unknown). Nullopt for any other object.
+std::optional<std::vector<Binding>> Extractor::type_namespace(TSNode object, const std::string& attr, int scope) {
+  std::vector<Binding> built;
+  if (ts::is(object, "call")) {
+    built.push_back(Binding{object, scope});
+  } else if (ts::is(object, "identifier")) {
+    const Found f = find_name(std::string(ts::text(object, src_)), scope);
+    if (f.k == Found::K::Binding && f.bindings) built = *f.bindings;
+  }
+  std::optional<std::vector<Binding>> out;
+  for (const Binding& b : built) {
+    if (!ts::is(b.expr, "call")) continue;
+    const TSNode args = ts::field(b.expr, "arguments");
+    const TSNode ns = positional_arg(args, 2);
+    if (ts_node_is_null(ns)) continue;
+    const Value maker = eval(ts::field(b.expr, "function"), b.scope, 1);
+    if (maker.k != Value::K::Path || maker.path != "builtins.type") continue;
+    if (!out) out.emplace();
+    // The namespace: a dict literal, or a name bound only to dict literals (else unknown).
+    std::vector<Binding> dicts;
+    if (ts::is(ns, "dictionary")) {
+      dicts.push_back(Binding{ns, b.scope});
+    } else if (ts::is(ns, "identifier")) {
+      const Found d = find_name(std::string(ts::text(ns, src_)), b.scope);
+      if (d.k == Found::K::Binding && d.bindings) dicts = *d.bindings;
+    }
+    for (const Binding& dict : dicts)
+      for (TSNode pair : ts::is(dict.expr, "dictionary") ? ts::named_children(dict.expr) : std::vector<TSNode>{})
+        if (ts::is(pair, "pair"))
+          if (auto key = fold_in(ts::field(pair, "key"), dict.scope); key && key->text == attr)
+            out->push_back(Binding{ts::field(pair, "value"), dict.scope});
+  }
   return out;
 }
 

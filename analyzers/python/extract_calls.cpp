@@ -19,7 +19,8 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   if (ts::is(fn, "attribute") && !ts_node_is_null(args)) {
     const std::string_view method = ts::text(ts::field(fn, "attribute"), src_);
     TSNode object = ts::field(fn, "object");
-    if (method == "append" || method == "extend" || method == "insert") {
+    if (method == "append" || method == "extend" || method == "insert" || method == "appendleft" || method == "add" ||
+        method == "setdefault" || method == "update") {
       if (ts::is(object, "identifier")) {
         container_fills_.push_back({scope, std::string(ts::text(object, src_)), ts_node_start_byte(args),
                                     ts_node_end_byte(args), args, edge_dead(guard)});
@@ -197,9 +198,16 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
     }
   }
 
-  if (c.resolved == "torch.compile" || c.resolved == "functools.partial") {
+  if (c.resolved == "torch.compile" || c.resolved == "functools.partial" || c.resolved == "functools.partialmethod") {
     Value wrapped = eval(positional_arg(args, 0), scope);
+    if (wrapped.k != Value::K::Function && ts::is(positional_arg(args, 0), "identifier"))
+      wrapped = class_body_method(node, positional_arg(args, 0));  // partialmethod(_apply, ...) in a class body
     if (wrapped.k == Value::K::Function) c.wrapped_function = wrapped.index;
+    // functools.partial(f, op=torch.relu): the arguments it binds are f's, after f itself (a
+    // partialmethod's first one stands where the method's self does).
+    if (wrapped.k == Value::K::Function && c.resolved != "torch.compile")
+      call_sites_[wrapped.index].push_back(
+          {args, scope, ts::is(positional_arg(args, 0), "attribute"), c.resolved == "functools.partial" ? 1 : 0});
   }
 
   // torch.relu_(x): a module-level in-place function writes its first argument.

@@ -72,7 +72,7 @@ std::vector<Binding> Extractor::param_arguments(int scope, const std::string& na
   if (sites == call_sites_.end()) return out;
   for (const CallSite& site : sites->second) {
     if (gathered) {
-      const int from = position - (method && site.through_attribute ? 1 : 0);
+      const int from = position - (method && site.through_attribute ? 1 : 0) + site.leading;
       for (uint32_t at = static_cast<uint32_t>(std::max(from, 0));; ++at) {
         TSNode arg = positional_arg(site.args, at);
         if (ts_node_is_null(arg)) break;
@@ -82,7 +82,7 @@ std::vector<Binding> Extractor::param_arguments(int scope, const std::string& na
     }
     TSNode arg = keyword_arg(site.args, name);
     if (ts_node_is_null(arg) && position >= 0) {
-      const int at = position - (method && site.through_attribute ? 1 : 0);
+      const int at = position - (method && site.through_attribute ? 1 : 0) + site.leading;
       if (at >= 0) arg = positional_arg(site.args, static_cast<uint32_t>(at));
     }
     if (!ts_node_is_null(arg)) out.push_back(Binding{arg, site.scope});

@@ -173,7 +173,15 @@ void Extractor::note_entry_class_wrappers() {
     const ClassInfo& ci = classes_[model_class_];
     const auto outside_only = [&]() {
       auto it = ci.class_attrs.find(attr);
-      if (ci.methods.count(attr) || it == ci.class_attrs.end()) return false;
+      if (ci.methods.count(attr)) return false;
+      // Only a class decorator of the file gives it (`cls.act = staticmethod(f)`), and no base class has it.
+      if (it == ci.class_attrs.end())
+        return decorator_set_attribute(model_class_, attr, 1).has_value() &&
+               std::none_of(ci.base_nodes.begin(), ci.base_nodes.end(), [&](TSNode b) {
+                 const Value base = eval(b, ci.scope, 1);
+                 return base.k == Value::K::Class && base.index >= 0 &&
+                        class_member(base.index, attr, 1, ReceiverKind::Value).k == Value::K::Function;
+               });
       const uint32_t from = ts_node_start_byte(ci.node), to = ts_node_end_byte(ci.node);
       return std::none_of(it->second.begin(), it->second.end(), [&](const Binding& b) {
         return ts_node_start_byte(b.expr) >= from && ts_node_start_byte(b.expr) < to;

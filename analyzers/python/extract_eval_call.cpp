@@ -95,11 +95,25 @@ Value Extractor::eval_call(TSNode node, int scope, int depth) {
       }
       return v;
     }
-    if (p == "functools.partial" || p == "triton.jit" || p == "torch.jit.ignore" || p == "functools.wraps" ||
-        p == "builtins.staticmethod" || p == "builtins.classmethod" || p == "copy.copy" || p == "copy.deepcopy" ||
-        p == "types.MethodType") {
+    if (p == "functools.partial" || p == "functools.partialmethod" || p == "triton.jit" || p == "torch.jit.ignore" ||
+        p == "functools.wraps" || p == "builtins.staticmethod" || p == "builtins.classmethod" || p == "copy.copy" ||
+        p == "copy.deepcopy" || p == "types.MethodType") {
       TSNode target = positional_arg(args, 0);
-      if (!ts_node_is_null(target)) return eval(target, scope, depth + 1);
+      if (!ts_node_is_null(target)) {
+        Value wrapped = eval(target, scope, depth + 1);
+        // partialmethod(_apply, ...) in a class body names a method defined above it.
+        if (wrapped.k != Value::K::Function && ts::is(target, "identifier"))
+          if (const Value m = class_body_method(node, target); m.k == Value::K::Function) return m;
+        return wrapped;
+      }
+    }
+    // dataclasses.field(default=torch.relu): the class attribute holds the default (a factory: what it
+    // returns).
+    if (p == "dataclasses.field") {
+      if (TSNode d = keyword_arg(args, "default"); !ts_node_is_null(d)) return eval(d, scope, depth + 1);
+      if (const Value factory = eval(keyword_arg(args, "default_factory"), scope, depth + 1);
+          factory.k == Value::K::Function)
+        if (std::optional<Value> got = returned_callable(factory.index, depth + 1)) return *got;
     }
     if (p == "torch.utils.cpp_extension.load_inline" || p == "torch.utils.cpp_extension.load") {
       v.k = Value::K::Extension;

@@ -167,13 +167,18 @@ void Extractor::collect_import(TSNode node, int scope) {
 void Extractor::add_class_attribute(TSNode owner, TSNode name, TSNode value, int scope) {
   if (!ts::is(owner, "identifier") || ts_node_is_null(value)) return;
   const Found f = find_name(std::string(ts::text(owner, src_)), scope);
-  if ((f.k != Found::K::Class && f.k != Found::K::Function) || f.index < 0) return;
   std::string attr;
   if (ts::is(name, "identifier")) {
     attr = std::string(ts::text(name, src_));
   } else if (ts::is(name, "string")) {
     if (auto folded = folder_.fold_string(name)) attr = folded->text;
   }
+  // `cls.act = staticmethod(torch.relu)` in a function whose parameter is cls (a class decorator).
+  if (f.k == Found::K::Param && scopes_[f.scope].function >= 0 && !attr.empty()) {
+    param_attrs_[scopes_[f.scope].function][f.path + "." + attr].push_back(Binding{value, scope});
+    return;
+  }
+  if ((f.k != Found::K::Class && f.k != Found::K::Function) || f.index < 0) return;
   if (f.k == Found::K::Function) {
     if (!attr.empty()) function_attrs_[f.index][attr].push_back(Binding{value, scope});
     return;

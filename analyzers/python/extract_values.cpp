@@ -96,7 +96,17 @@ Value Extractor::attribute_of(const Value& obj, const std::string& attr, int dep
           return v;
         }
       }
-      return class_member(obj.index, attr, depth, ReceiverKind::Value);
+      Value m = class_member(obj.index, attr, depth, ReceiverKind::Value);
+      // A name the class lacks goes to its metaclass's __getattr__, where the file defines one.
+      if (const TSNode meta = classes_[obj.index].metaclass;
+          !ts_node_is_null(meta) && m.k == Value::K::Path && m.path == classes_[obj.index].name + "." + attr)
+        if (const Value mc = eval(meta, classes_[obj.index].scope, depth + 1);
+            mc.k == Value::K::Class && mc.index >= 0 && mc.index != obj.index && attribute_hooks(mc.index).getattr) {
+          if (std::optional<Value> got = getattr_value(mc.index, attr, depth)) return *got;
+          m.k = Value::K::Unknown;
+          m.unresolved = true;
+        }
+      return m;
     }
     case Value::K::Self: {
       // Python looks methods up on the runtime class: when ModelNew derives from the class this
@@ -381,6 +391,15 @@ Value Extractor::eval(TSNode node, int scope, int depth) {
     const std::string attr(ts::text(ts::field(node, "attribute"), src_));
     // A field of a namedtuple object the file builds (OPS = Ops(torch.relu); OPS.act): the argument
     // given for it. One the gate cannot find (Ops(*fns).act) is known only at run time.
+    // A class built by type("Ops", (), {"act": f}): what its namespace dict gives the name.
+    if (obj.k == Value::K::Instance && obj.index < 0 && obj.path == "builtins.type")
+      if (const auto held = type_namespace(ts::field(node, "object"), attr, scope)) {
+        if (!held->empty()) return eval_binding(*held, depth + 1);
+        v.k = Value::K::Unknown;
+        v.unresolved = true;
+        v.path = std::string(ts::text(node, src_)).substr(0, 120);
+        return v;
+      }
     if (obj.k == Value::K::Instance && obj.index < 0 && namedtuple_maker(obj.path) && attr.rfind('_', 0) != 0 &&
         attr != "count" && attr != "index") {
       const std::vector<Binding> held = constructor_keywords(ts::field(node, "object"), attr, scope);
@@ -566,7 +585,21 @@ bool Extractor::is_kernel_factory(int fi) const {
 
 std::optional<Value> Extractor::class_level(int ci, const std::string& attr, int depth, ReceiverKind receiver) {
   auto it = classes_[ci].class_attrs.find(attr);
-  if (it == classes_[ci].class_attrs.end() || depth > kMaxEvalDepth) return std::nullopt;
+  if (depth > kMaxEvalDepth) return std::nullopt;
+  if (it == classes_[ci].class_attrs.end()) {  // set by a class decorator of the file
+    std::optional<Value> set = decorator_set_attribute(ci, attr, depth);
+    if (set) set->receiver = receiver;
+    return set;
+  }
+  // act = property(lambda self: f): reading it gives what the getter returns.
+  if (const TSNode expr = it->second.back().expr; ts::is(expr, "call"))
+    if (const Value maker = eval(ts::field(expr, "function"), it->second.back().scope, depth + 1);
+        maker.k == Value::K::Path && (maker.path == "builtins.property" || maker.path == "functools.cached_property")) {
+      TSNode fget = positional_arg(ts::field(expr, "arguments"), 0);
+      if (ts_node_is_null(fget)) fget = keyword_arg(ts::field(expr, "arguments"), "fget");
+      if (const Value getter = eval(fget, it->second.back().scope, depth + 1); getter.k == Value::K::Function)
+        if (std::optional<Value> got = returned_callable(getter.index, depth + 1)) return got;
+    }
   Value bound = eval_binding(it->second, depth + 1);
   // A descriptor: reading the attribute calls its class's __get__, and gives what that returns.
   if (bound.k == Value::K::Instance && bound.index >= 0) {

@@ -568,6 +568,7 @@ class Extractor {
     TSNode args;
     int scope;
     bool through_attribute;  // obj.method(...): a method's `self` is not among the arguments
+    int leading = 0;         // positional arguments before the function's own (functools.partial's function)
   };
   std::unordered_map<int, std::vector<CallSite>> call_sites_;
   // Calls of module containers, resolved once every fill is known (finish_containers).
@@ -602,6 +603,9 @@ class Extractor {
   };
   std::vector<Binding> constructor_keywords(TSNode object, const std::string& attr, int scope);
   int namedtuple_field(TSNode type, const std::string& attr, int scope);
+  std::optional<std::vector<Binding>> type_namespace(TSNode object, const std::string& attr, int scope);
+  Value class_body_method(TSNode node, TSNode name);
+  std::optional<Value> decorator_set_attribute(int ci, const std::string& attr, int depth);
   static bool namedtuple_maker(const std::string& path) {
     return path == "collections.namedtuple" || path == "typing.NamedTuple";
   }
@@ -634,9 +638,11 @@ class Extractor {
   // `f.attr = v` and setattr(f, "attr", v) on a function of the file: function -> attribute -> values.
   std::unordered_map<int, std::unordered_map<std::string, std::vector<Binding>>> function_attrs_;
   std::unordered_map<int, std::vector<Binding>> registered_;  // act.register(T, g): function -> g
-  std::unordered_map<std::string, Value> kernel_elements_;    // memo of kernel_element
-  std::unordered_map<int, Value> returned_kernels_;           // memo of returned_kernel
-  std::unordered_map<std::string, std::string> libraries_;    // `lib = torch.library.Library("ns", ...)`: lib -> ns
+  // `cls.attr = v` on a parameter of a function (a class decorator's): function -> "cls.attr" -> values.
+  std::unordered_map<int, std::unordered_map<std::string, std::vector<Binding>>> param_attrs_;
+  std::unordered_map<std::string, Value> kernel_elements_;  // memo of kernel_element
+  std::unordered_map<int, Value> returned_kernels_;         // memo of returned_kernel
+  std::unordered_map<std::string, std::string> libraries_;  // `lib = torch.library.Library("ns", ...)`: lib -> ns
   std::optional<std::unordered_map<std::string, int>> custom_ops_;  // "torch.ops.ns.op" -> function
   ConstFolder folder_;
 
