@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -56,6 +57,30 @@ bool non_tensor_torch(std::string_view name) {
   return names.count(name) > 0 || name.rfind("is_", 0) == 0 || name.rfind("get_", 0) == 0 ||
          name.rfind("set_", 0) == 0 || name.empty() || !(name[0] >= 'a' && name[0] <= 'z');
 }
+
+// The operator method that a builtin or operator-module function stands for on a tensor ("abs" for
+// builtins.abs, "iadd" for operator.iadd); empty for any other function.
+std::string_view operator_dunder(std::string_view path) {
+  static const std::unordered_map<std::string_view, std::string_view> kDunder = {
+      {"builtins.abs", "abs"},           {"builtins.pow", "pow"},
+      {"builtins.round", "round"},       {"builtins.sum", "add"},
+      {"builtins.divmod", "floordiv"},   {"operator.add", "add"},
+      {"operator.sub", "sub"},           {"operator.mul", "mul"},
+      {"operator.truediv", "truediv"},   {"operator.floordiv", "floordiv"},
+      {"operator.mod", "mod"},           {"operator.pow", "pow"},
+      {"operator.neg", "neg"},           {"operator.abs", "abs"},
+      {"operator.invert", "invert"},     {"operator.iadd", "iadd"},
+      {"operator.isub", "isub"},         {"operator.imul", "imul"},
+      {"operator.itruediv", "itruediv"}, {"operator.ifloordiv", "ifloordiv"},
+      {"operator.ipow", "ipow"},         {"operator.imod", "imod"},
+      {"operator.__add__", "add"},       {"operator.__mul__", "mul"},
+      {"operator.__sub__", "sub"},       {"operator.__truediv__", "truediv"},
+      {"operator.__neg__", "neg"}};
+  const auto it = kDunder.find(path);
+  return it == kDunder.end() ? std::string_view{} : it->second;
+}
+
+bool operator_function(std::string_view path) { return !operator_dunder(path).empty(); }
 
 }  // namespace
 
@@ -208,7 +233,32 @@ Extractor::TensorKind Extractor::judge_tensor_kind(TSNode e, int scope, int dept
       }
     }
     const Value v = eval(callee, scope);
+    // A function of the file: what all its returns give (a launcher returns the tensor it filled).
+    if (v.k == Value::K::Function && v.index >= 0) {
+      std::vector<std::pair<TSNode, int>> returned;
+      if (const TSNode node = function_nodes_[v.index]; ts::is(node, "lambda"))
+        returned.emplace_back(ts::field(node, "body"), function_scope_[v.index]);
+      if (auto r = return_exprs_.find(v.index); r != return_exprs_.end())
+        for (const Binding& b : r->second) returned.emplace_back(b.expr, b.scope);
+      if (returned.empty() || (facts_.functions[v.index].kind != FunctionKind::Python &&
+                               facts_.functions[v.index].kind != FunctionKind::Lambda))
+        return TensorKind::Unknown;
+      TensorKind all = tensor_kind(returned.front().first, returned.front().second, depth + 1);
+      for (const auto& [expr, s] : returned)
+        if (tensor_kind(expr, s, depth + 1) != all) return TensorKind::Unknown;
+      return all;
+    }
     if (v.k != Value::K::Path) return TensorKind::Unknown;
+    // abs(x), pow(x, 2), operator.add(x, y): a tensor where an operand is one (record_operator_function).
+    if (operator_function(v.path)) {
+      TensorKind kind = TensorKind::No;
+      for (uint32_t i = 0; i < 2 && !ts_node_is_null(positional_arg(args, i)); ++i) {
+        const TensorKind k = tensor_kind(positional_arg(args, i), scope, depth + 1);
+        if (k == TensorKind::Yes) return k;
+        if (k == TensorKind::Unknown) kind = k;
+      }
+      return kind;
+    }
     if (v.path == "builtins.int" || v.path == "builtins.float" || v.path == "builtins.len" ||
         v.path == "builtins.bool" || v.path.rfind("math.", 0) == 0)
       return TensorKind::No;
@@ -243,7 +293,9 @@ void Extractor::record_tensor_operator(TSNode node, int scope, const Guard& guar
   c.callee = std::string(ts::text(ts::field(node, "operator"), src_));
   c.resolved = resolved;
   c.method = resolved.substr(resolved.rfind('.') + 1);
-  c.receiver = root_kind(receiver, scope) == ReceiverKind::Param ? ReceiverKind::Param : ReceiverKind::Value;
+  // `x = kernel(x); x += identity` writes the rebound local, not the caller's tensor.
+  c.receiver = root_kind(receiver, scope) == ReceiverKind::Param && still_param(receiver, scope) ? ReceiverKind::Param
+                                                                                                 : ReceiverKind::Value;
   c.function = fn_of(scope);
   c.guard = guard;
   c.span = ts::span(node);
@@ -284,6 +336,54 @@ void Extractor::record_augmented_operator(TSNode node, int scope, const Guard& g
   TSNode target = ts::field(node, "left");
   if (tensor_kind(target, scope, 0) != TensorKind::Yes) return;
   record_tensor_operator(node, scope, guard, "torch.Tensor.__i" + std::string(dunder) + "__", target);
+}
+
+// `-x` and `~x` on a full tensor: torch.Tensor.__neg__ and __invert__ (`+x` is x). Inside an
+// arithmetic chain on tensors, the chain's operator is recorded instead.
+void Extractor::record_unary_operator(TSNode node, int scope, const Guard& guard) {
+  const std::string_view op = ts::text(ts::field(node, "operator"), src_);
+  if ((op != "-" && op != "~") || kernel_body(scope)) return;
+  TSNode parent = ts_node_parent(node);
+  while (ts::is(parent, "parenthesized_expression")) parent = ts_node_parent(parent);
+  if (ts::is(parent, "binary_operator") && !dunder_of(ts::text(ts::field(parent, "operator"), src_)).empty() &&
+      tensor_kind(parent, scope, 0) == TensorKind::Yes)
+    return;
+  const TSNode operand = ts::field(node, "argument");
+  if (tensor_kind(operand, scope, 0) != TensorKind::Yes) return;
+  record_tensor_operator(node, scope, guard, op == "-" ? "torch.Tensor.__neg__" : "torch.Tensor.__invert__", operand);
+}
+
+// The builtins and operator-module functions that are a tensor operator when handed a full tensor:
+// abs(x), pow(x, 2), round(x), sum([x, y]), operator.add(x, y), operator.iadd(z, y). Recorded as the
+// operator's method (torch.Tensor.__abs__, __add__, __iadd__, ...) beside the call itself.
+void Extractor::record_operator_function(TSNode node, const std::string& resolved, int scope, const Guard& guard) {
+  const std::string_view dunder = operator_dunder(resolved);
+  if (dunder.empty() || kernel_body(scope)) return;
+  const TSNode args = ts::field(node, "arguments");
+  for (uint32_t i = 0; i < 2; ++i) {
+    TSNode arg = positional_arg(args, i);
+    if (ts_node_is_null(arg)) break;
+    // sum([x, y]), sum(t for t in ts): the elements are the operands.
+    if (resolved == "builtins.sum" && (ts::is(arg, "list") || ts::is(arg, "tuple")))
+      arg = ts::named_child(arg, 0);
+    else if (resolved == "builtins.sum" && ts::is(arg, "generator_expression"))
+      arg = ts::field(arg, "body");
+    if (tensor_kind(arg, scope, 0) != TensorKind::Yes) continue;
+    Call c;
+    c.callee = std::string(ts::text(ts::field(node, "function"), src_)).substr(0, 200);
+    c.resolved = "torch.Tensor.__" + std::string(dunder) + "__";
+    c.method = c.resolved.substr(c.resolved.rfind('.') + 1);
+    // The receiver is the first operand (operator.iadd(z, y) writes z), whichever one is the tensor.
+    const TSNode first = positional_arg(args, 0);
+    c.receiver = root_kind(first, scope) == ReceiverKind::Param && still_param(first, scope) ? ReceiverKind::Param
+                                                                                             : ReceiverKind::Value;
+    c.function = fn_of(scope);
+    c.guard = guard;
+    c.span = ts::span(node);
+    call_start_.push_back(ts_node_start_byte(node));
+    facts_.calls.push_back(std::move(c));
+    return;
+  }
 }
 
 // `x is self._last_input`: Python's identity operator used as a cache key, id() without the call. It is

@@ -203,6 +203,7 @@ void Extractor::walk(TSNode node, int scope, const Guard& guard) {
     return;
   }
   if (t == "comparison_operator") record_identity_comparison(node, scope, guard);
+  if (t == "unary_operator") record_unary_operator(node, scope, guard);
   if (t == "assignment" || t == "augmented_assignment") {
     record_assignment(node, scope, guard, t == "augmented_assignment");
     if (t == "augmented_assignment") record_augmented_operator(node, scope, guard);

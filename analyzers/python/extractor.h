@@ -471,6 +471,8 @@ class Extractor {
   TensorKind annotated_kind(TSNode annotation) const;
   void record_binary_operator(TSNode node, int scope, const Guard& guard);
   void record_augmented_operator(TSNode node, int scope, const Guard& guard);
+  void record_unary_operator(TSNode node, int scope, const Guard& guard);
+  void record_operator_function(TSNode node, const std::string& resolved, int scope, const Guard& guard);
   // `x is self._kept` (or `is not`, or a module global): an input compared by identity with state.
   void record_identity_comparison(TSNode node, int scope, const Guard& guard);
   std::string comparison_operator(TSNode cond) const;  // "is", "is not", "==" of a two-operand comparison
