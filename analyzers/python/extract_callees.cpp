@@ -325,7 +325,8 @@ void Extractor::other_reaching_callees(TSNode fn, int scope, const Value& callee
     // An object of a library class built with `act=f` (types.SimpleNamespace(act=torch.relu), a
     // namedtuple's or config class's keyword): `.act` gives f back.
     std::vector<Binding> keyword;
-    if (owner.k == Value::K::Instance && owner.index < 0 && owner.path.rfind("torch.", 0) != 0)
+    if (owner.k == Value::K::Instance &&
+        (owner.index < 0 ? owner.path.rfind("torch.", 0) != 0 : !record_fields(owner.index).empty()))
       keyword =
           constructor_keywords(ts::field(fn, "object"), std::string(ts::text(ts::field(fn, "attribute"), src_)), scope);
     if (!keyword.empty()) {  // the callee's own value is the call's already
@@ -515,6 +516,11 @@ std::optional<std::vector<Binding>> Extractor::type_namespace(TSNode object, con
 int Extractor::namedtuple_field(TSNode type, const std::string& attr, int scope) {
   if (!ts::is(type, "identifier")) return -1;
   const Found f = find_name(std::string(ts::text(type, src_)), scope);
+  if (f.k == Found::K::Class && f.index >= 0) {  // a dataclass or typing.NamedTuple class of the file
+    const std::vector<std::string> fields = record_fields(f.index);
+    const auto at = std::find(fields.begin(), fields.end(), attr);
+    return at == fields.end() ? -1 : static_cast<int>(at - fields.begin());
+  }
   if (f.k != Found::K::Binding || !f.bindings || f.bindings->size() != 1) return -1;
   const Binding& b = f.bindings->front();
   if (!ts::is(b.expr, "call")) return -1;
@@ -545,6 +551,28 @@ int Extractor::namedtuple_field(TSNode type, const std::string& attr, int scope)
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == attr) return static_cast<int>(i);
   return -1;
+}
+
+// The fields of a record class of the file, in order: a @dataclass or a typing.NamedTuple subclass,
+// whose annotated class-body names (`act: Callable`, `block: int = 1024`) are its constructor's
+// parameters. Empty for any other class.
+std::vector<std::string> Extractor::record_fields(int ci) {
+  const ClassInfo& c = classes_[ci];
+  bool record = false;
+  for (TSNode b : c.base_nodes)
+    if (const Value v = eval(b, c.scope, 1); v.k == Value::K::Path && v.path == "typing.NamedTuple") record = true;
+  for (TSNode d : c.decorator_nodes)
+    if (const Value v = eval(ts::is(d, "call") ? ts::field(d, "function") : d, c.scope, 1);
+        v.k == Value::K::Path && v.path == "dataclasses.dataclass")
+      record = true;
+  std::vector<std::string> fields;
+  if (!record) return fields;
+  for (TSNode st : ts::named_children(ts::field(c.node, "body"))) {
+    const TSNode a = ts::is(st, "expression_statement") ? ts::named_child(st, 0) : TSNode{};
+    if (ts::is(a, "assignment") && !ts_node_is_null(ts::field(a, "type")) && ts::is(ts::field(a, "left"), "identifier"))
+      fields.emplace_back(ts::text(ts::field(a, "left"), src_));
+  }
+  return fields;
 }
 
 void Extractor::finish_computed_callees() {

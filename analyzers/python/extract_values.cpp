@@ -391,6 +391,21 @@ Value Extractor::eval(TSNode node, int scope, int depth) {
     const std::string attr(ts::text(ts::field(node, "attribute"), src_));
     // A field of a namedtuple object the file builds (OPS = Ops(torch.relu); OPS.act): the argument
     // given for it. One the gate cannot find (Ops(*fns).act) is known only at run time.
+    // A field of a dataclass or NamedTuple object of the file (Cfg(torch.relu).act): the argument given
+    // for it, else the class body's default; neither (Cfg(*fs)) is known only at run time.
+    if (obj.k == Value::K::Instance && obj.index >= 0) {
+      const std::vector<std::string> fields = record_fields(obj.index);
+      if (std::find(fields.begin(), fields.end(), attr) != fields.end()) {
+        const std::vector<Binding> held = constructor_keywords(ts::field(node, "object"), attr, scope);
+        if (!held.empty()) return eval_binding(held, depth + 1);
+        if (!classes_[obj.index].class_attrs.count(attr)) {
+          v.k = Value::K::Unknown;
+          v.unresolved = true;
+          v.path = std::string(ts::text(node, src_)).substr(0, 120);
+          return v;
+        }
+      }
+    }
     // A class built by type("Ops", (), {"act": f}): what its namespace dict gives the name.
     if (obj.k == Value::K::Instance && obj.index < 0 && obj.path == "builtins.type")
       if (const auto held = type_namespace(ts::field(node, "object"), attr, scope)) {
