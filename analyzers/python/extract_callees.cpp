@@ -553,6 +553,37 @@ int Extractor::namedtuple_field(TSNode type, const std::string& attr, int scope)
   return -1;
 }
 
+// What `object.attr` (`node`) reads where the file shows how the object was built: a field of a
+// collections.namedtuple object, or of a @dataclass or typing.NamedTuple class of the file (the argument
+// given for it, else the class body's default), or an entry of the namespace dict of type("Ops", (),
+// {...}). Where the construction has the name but not what fills it (Ops(*fns).act), the read is
+// unresolved. Nullopt for any other read (attribute_of decides).
+std::optional<Value> Extractor::built_attribute(TSNode node, const Value& obj, const std::string& attr, int scope,
+                                                int depth) {
+  if (obj.k != Value::K::Instance) return std::nullopt;
+  const TSNode object = ts::field(node, "object");
+  std::optional<std::vector<Binding>> held;
+  bool has_default = false;
+  if (obj.index >= 0) {
+    const std::vector<std::string> fields = record_fields(obj.index);
+    if (std::find(fields.begin(), fields.end(), attr) == fields.end()) return std::nullopt;
+    held = constructor_keywords(object, attr, scope);
+    has_default = classes_[obj.index].class_attrs.count(attr) > 0;
+  } else if (obj.path == "builtins.type") {
+    held = type_namespace(object, attr, scope);
+  } else if (namedtuple_maker(obj.path) && attr.rfind('_', 0) != 0 && attr != "count" && attr != "index") {
+    held = constructor_keywords(object, attr, scope);
+  }
+  if (!held) return std::nullopt;
+  if (!held->empty()) return eval_binding(*held, depth + 1);
+  if (has_default) return std::nullopt;  // the class body's default, which class_member reads
+  Value v;
+  v.k = Value::K::Unknown;
+  v.unresolved = true;
+  v.path = std::string(ts::text(node, src_)).substr(0, 120);
+  return v;
+}
+
 // The fields of a record class of the file, in order: a @dataclass or a typing.NamedTuple subclass,
 // whose annotated class-body names (`act: Callable`, `block: int = 1024`) are its constructor's
 // parameters. Empty for any other class.

@@ -389,41 +389,8 @@ Value Extractor::eval(TSNode node, int scope, int depth) {
     }
     Value obj = eval(ts::field(node, "object"), scope, depth + 1);
     const std::string attr(ts::text(ts::field(node, "attribute"), src_));
-    // A field of a namedtuple object the file builds (OPS = Ops(torch.relu); OPS.act): the argument
-    // given for it. One the gate cannot find (Ops(*fns).act) is known only at run time.
-    // A field of a dataclass or NamedTuple object of the file (Cfg(torch.relu).act): the argument given
-    // for it, else the class body's default; neither (Cfg(*fs)) is known only at run time.
-    if (obj.k == Value::K::Instance && obj.index >= 0) {
-      const std::vector<std::string> fields = record_fields(obj.index);
-      if (std::find(fields.begin(), fields.end(), attr) != fields.end()) {
-        const std::vector<Binding> held = constructor_keywords(ts::field(node, "object"), attr, scope);
-        if (!held.empty()) return eval_binding(held, depth + 1);
-        if (!classes_[obj.index].class_attrs.count(attr)) {
-          v.k = Value::K::Unknown;
-          v.unresolved = true;
-          v.path = std::string(ts::text(node, src_)).substr(0, 120);
-          return v;
-        }
-      }
-    }
-    // A class built by type("Ops", (), {"act": f}): what its namespace dict gives the name.
-    if (obj.k == Value::K::Instance && obj.index < 0 && obj.path == "builtins.type")
-      if (const auto held = type_namespace(ts::field(node, "object"), attr, scope)) {
-        if (!held->empty()) return eval_binding(*held, depth + 1);
-        v.k = Value::K::Unknown;
-        v.unresolved = true;
-        v.path = std::string(ts::text(node, src_)).substr(0, 120);
-        return v;
-      }
-    if (obj.k == Value::K::Instance && obj.index < 0 && namedtuple_maker(obj.path) && attr.rfind('_', 0) != 0 &&
-        attr != "count" && attr != "index") {
-      const std::vector<Binding> held = constructor_keywords(ts::field(node, "object"), attr, scope);
-      if (!held.empty()) return eval_binding(held, depth + 1);
-      v.k = Value::K::Unknown;
-      v.unresolved = true;
-      v.path = std::string(ts::text(node, src_)).substr(0, 120);
-      return v;
-    }
+    // A field of an object whose construction the file shows (a namedtuple, a dataclass, type(...)).
+    if (std::optional<Value> field = built_attribute(node, obj, attr, scope, depth)) return *field;
     return attribute_of(obj, attr, depth + 1);
   }
   if (t == "parenthesized_expression") return eval(ts::named_child(node, 0), scope, depth + 1);

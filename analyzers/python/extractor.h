@@ -606,6 +606,7 @@ class Extractor {
   std::vector<Binding> constructor_keywords(TSNode object, const std::string& attr, int scope);
   int namedtuple_field(TSNode type, const std::string& attr, int scope);
   std::vector<std::string> record_fields(int ci);
+  std::optional<Value> built_attribute(TSNode node, const Value& obj, const std::string& attr, int scope, int depth);
   std::optional<std::vector<Binding>> type_namespace(TSNode object, const std::string& attr, int scope);
   Value class_body_method(TSNode node, TSNode name);
   std::optional<Value> decorator_set_attribute(int ci, const std::string& attr, int depth);
