@@ -191,7 +191,8 @@ Extractor::TensorKind Extractor::judge_tensor_kind(TSNode e, int scope, int dept
       // The bindings of the parameter that reach this use (from the last unconditional one on), else
       // the parameter itself.
       if (auto rebound = param_rebinding(name, f.scope, ts_node_start_byte(e))) return bindings_kind(*rebound, depth);
-      return param_kind(f.scope, name);
+      const TensorKind k = param_kind(f.scope, name);
+      return k == TensorKind::Unknown ? helper_param_kind(f.scope, name, depth) : k;
     }
     if (f.k == Found::K::Binding && f.bindings) {
       std::vector<const Binding*> all;
@@ -320,11 +321,14 @@ void Extractor::record_binary_operator(TSNode node, int scope, const Guard& guar
       tensor_kind(parent, scope, 0) == TensorKind::Yes)
     return;
   const TensorKind left = tensor_kind(ts::field(node, "left"), scope, 0);
+  const TensorKind right = left == TensorKind::Yes ? left : tensor_kind(ts::field(node, "right"), scope, 0);
   if (left == TensorKind::Yes) {
     record_tensor_operator(node, scope, guard, "torch.Tensor.__" + std::string(dunder) + "__", ts::field(node, "left"));
-  } else if (tensor_kind(ts::field(node, "right"), scope, 0) == TensorKind::Yes) {
+  } else if (right == TensorKind::Yes) {
     record_tensor_operator(node, scope, guard, "torch.Tensor.__r" + std::string(dunder) + "__",
                            ts::field(node, "right"));
+  } else if (left == TensorKind::Unknown || right == TensorKind::Unknown) {
+    pend_operator(node, scope, guard);
   }
 }
 
@@ -334,7 +338,9 @@ void Extractor::record_augmented_operator(TSNode node, int scope, const Guard& g
   const std::string_view dunder = dunder_of(ts::text(ts::field(node, "operator"), src_));
   if (dunder.empty() || kernel_body(scope)) return;
   TSNode target = ts::field(node, "left");
-  if (tensor_kind(target, scope, 0) != TensorKind::Yes) return;
+  const TensorKind kind = tensor_kind(target, scope, 0);
+  if (kind == TensorKind::Unknown) pend_operator(node, scope, guard);
+  if (kind != TensorKind::Yes) return;
   record_tensor_operator(node, scope, guard, "torch.Tensor.__i" + std::string(dunder) + "__", target);
 }
 
@@ -349,7 +355,9 @@ void Extractor::record_unary_operator(TSNode node, int scope, const Guard& guard
       tensor_kind(parent, scope, 0) == TensorKind::Yes)
     return;
   const TSNode operand = ts::field(node, "argument");
-  if (tensor_kind(operand, scope, 0) != TensorKind::Yes) return;
+  const TensorKind kind = tensor_kind(operand, scope, 0);
+  if (kind == TensorKind::Unknown) pend_operator(node, scope, guard);
+  if (kind != TensorKind::Yes) return;
   record_tensor_operator(node, scope, guard, op == "-" ? "torch.Tensor.__neg__" : "torch.Tensor.__invert__", operand);
 }
 
@@ -357,18 +365,21 @@ void Extractor::record_unary_operator(TSNode node, int scope, const Guard& guard
 // abs(x), pow(x, 2), round(x), sum([x, y]), operator.add(x, y), operator.iadd(z, y). Recorded as the
 // operator's method (torch.Tensor.__abs__, __add__, __iadd__, ...) beside the call itself.
 void Extractor::record_operator_function(TSNode node, const std::string& resolved, int scope, const Guard& guard) {
-  const std::string_view dunder = operator_dunder(resolved);
-  if (dunder.empty() || kernel_body(scope)) return;
   const TSNode args = ts::field(node, "arguments");
-  for (uint32_t i = 0; i < 2; ++i) {
+  // functools.reduce(operator.add, [a, b]): the operator folds the sequence's elements.
+  const bool reduce = resolved == "functools.reduce" || resolved == "_functools.reduce";
+  const Value folded = reduce ? eval(positional_arg(args, 0), scope) : Value{};
+  const std::string_view dunder = operator_dunder(folded.k == Value::K::Path ? folded.path : resolved);
+  if (dunder.empty() || kernel_body(scope)) return;
+  bool unknown = false;
+  for (uint32_t i = reduce ? 1 : 0; i < 2; ++i) {
     TSNode arg = positional_arg(args, i);
     if (ts_node_is_null(arg)) break;
-    // sum([x, y]), sum(t for t in ts): the elements are the operands.
-    if (resolved == "builtins.sum" && (ts::is(arg, "list") || ts::is(arg, "tuple")))
-      arg = ts::named_child(arg, 0);
-    else if (resolved == "builtins.sum" && ts::is(arg, "generator_expression"))
-      arg = ts::field(arg, "body");
-    if (tensor_kind(arg, scope, 0) != TensorKind::Yes) continue;
+    // sum([x, y]), sum(t for t in ts), reduce(f, xs): the elements are the operands.
+    const TensorKind kind =
+        resolved == "builtins.sum" || reduce ? elements_kind(arg, scope, 0) : tensor_kind(arg, scope, 0);
+    unknown = unknown || kind == TensorKind::Unknown;
+    if (kind != TensorKind::Yes) continue;
     Call c;
     c.callee = std::string(ts::text(ts::field(node, "function"), src_)).substr(0, 200);
     c.resolved = "torch.Tensor.__" + std::string(dunder) + "__";
@@ -384,6 +395,121 @@ void Extractor::record_operator_function(TSNode node, const std::string& resolve
     facts_.calls.push_back(std::move(c));
     return;
   }
+  if (unknown) pend_operator(node, scope, guard, resolved);
+}
+
+// Whether the elements of a sequence are full tensors: any element of a list, tuple or set display, the
+// body of a comprehension, what a name is bound to, and the rows of a tensor.
+Extractor::TensorKind Extractor::elements_kind(TSNode seq, int scope, int depth) {
+  if (ts_node_is_null(seq) || depth > 4) return TensorKind::Unknown;
+  const std::string_view t = ts::type(seq);
+  if (t == "list" || t == "tuple" || t == "set") {
+    TensorKind all = TensorKind::No;
+    for (TSNode item : ts::named_children(seq)) {
+      const TensorKind k = ts::is(item, "list_splat") ? elements_kind(ts::named_child(item, 0), scope, depth + 1)
+                                                      : tensor_kind(item, scope, depth + 1);
+      if (k == TensorKind::Yes) return k;
+      if (k == TensorKind::Unknown) all = k;
+    }
+    return all;
+  }
+  if (t == "generator_expression" || t == "list_comprehension" || t == "set_comprehension")
+    return tensor_kind(ts::field(seq, "body"), scope, depth + 1);
+  if (t == "identifier") {
+    const Found f = find_name(std::string(ts::text(seq, src_)), scope);
+    if (f.k == Found::K::Binding && f.bindings && !f.bindings->empty()) {
+      TensorKind all = TensorKind::No;
+      for (const Binding& b : *f.bindings) {
+        const TensorKind k = ts_node_is_null(b.expr) ? TensorKind::Unknown : elements_kind(b.expr, b.scope, depth + 1);
+        if (k == TensorKind::Yes) return k;
+        if (k == TensorKind::Unknown) all = k;
+      }
+      return all;
+    }
+  }
+  return tensor_kind(seq, scope, depth + 1);
+}
+
+// Keeps an operator for finish_helper_operators where it sits in a function of the file that is no
+// entry (its parameters may be typed from its call sites then), during the walk only.
+bool Extractor::pend_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved) {
+  const int fn = fn_of(scope);
+  if (helper_params_typed_ || fn < 0 || std::count(facts_.entries.begin(), facts_.entries.end(), fn)) return false;
+  pending_operators_.push_back({node, scope, guard, resolved});
+  return true;
+}
+
+// What the file passes a parameter of a function that is no entry (a helper, a lambda, a method called
+// as self.m(x)), once every call site is known: a full tensor where one call passes one (the operator
+// then runs on a tensor at least there), not one where every argument and the default are not, else
+// unknown. Only while finish_helper_operators runs: during the walk the call sites are not all known.
+Extractor::TensorKind Extractor::helper_param_kind(int scope, const std::string& name, int depth) {
+  const int fn = scopes_[scope].function;
+  if (!helper_params_typed_ || fn < 0 || std::count(facts_.entries.begin(), facts_.entries.end(), fn) ||
+      (facts_.functions[fn].kind != FunctionKind::Python && facts_.functions[fn].kind != FunctionKind::Lambda))
+    return TensorKind::Unknown;
+  const std::vector<Binding> passed = param_arguments(scope, name);
+  std::vector<std::pair<TSNode, int>> sequences;  // map(f, xs) and reduce(f, xs): the parameter's elements
+  if (auto sites = element_sites_.find(fn); sites != element_sites_.end()) {
+    int position = 0;
+    for (TSNode p : ts::named_children(ts::field(function_nodes_[fn], "parameters"))) {
+      if (!ts::is(p, "identifier") && !ts::is(p, "default_parameter") && !ts::is(p, "typed_parameter") &&
+          !ts::is(p, "typed_default_parameter"))
+        break;
+      TSNode id = ts::is(p, "identifier") ? p : ts::field(p, "name");
+      if (ts_node_is_null(id)) id = ts::named_child(p, 0);
+      if (ts::text(id, src_) == name) {
+        for (const ElementSite& site : sites->second) {
+          const uint32_t at = site.reduce ? 1 : static_cast<uint32_t>(position) + 1;
+          if (!site.reduce || position < 2) sequences.emplace_back(positional_arg(site.args, at), site.scope);
+        }
+        break;
+      }
+      ++position;
+    }
+  }
+  if (passed.empty() && sequences.empty()) return TensorKind::Unknown;
+  TensorKind all = TensorKind::No;
+  const auto fold = [&](TensorKind k) {
+    if (k == TensorKind::Unknown) all = k;
+    return k == TensorKind::Yes;
+  };
+  for (const Binding& b : passed)
+    if (fold(tensor_kind(b.expr, b.scope, depth + 1))) return TensorKind::Yes;
+  for (const auto& [seq, s] : sequences)
+    if (fold(elements_kind(seq, s, depth + 1))) return TensorKind::Yes;
+  return all;
+}
+
+// map(f, xs) and functools.reduce(f, xs) with f a function of the file: f's parameters take xs's
+// elements (helper_param_kind).
+void Extractor::note_element_sites(TSNode call, const std::string& resolved, int scope) {
+  const bool reduce = resolved == "functools.reduce" || resolved == "_functools.reduce";
+  if (!reduce && resolved != "builtins.map") return;
+  const TSNode args = ts::field(call, "arguments");
+  if (const Value f = eval(positional_arg(args, 0), scope); f.k == Value::K::Function && f.index >= 0)
+    element_sites_[f.index].push_back({args, scope, reduce});
+}
+
+// The operators pend_operator kept, judged again with helpers' parameters typed from their call sites.
+// The answers kept per node during the walk knew no call site, so they are dropped before and after.
+void Extractor::finish_helper_operators() {
+  helper_params_typed_ = true;
+  tensor_kinds_.clear();
+  for (const PendingOperator& p : pending_operators_) {
+    const std::string_view t = ts::type(p.node);
+    if (t == "binary_operator")
+      record_binary_operator(p.node, p.scope, p.guard);
+    else if (t == "augmented_assignment")
+      record_augmented_operator(p.node, p.scope, p.guard);
+    else if (t == "unary_operator")
+      record_unary_operator(p.node, p.scope, p.guard);
+    else
+      record_operator_function(p.node, p.resolved, p.scope, p.guard);
+  }
+  pending_operators_.clear();
+  tensor_kinds_.clear();
+  helper_params_typed_ = false;
 }
 
 // `x is self._last_input`: Python's identity operator used as a cache key, id() without the call. It is

@@ -170,6 +170,7 @@ void Extractor::record_call(TSNode node, int scope, const Guard& guard) {
   c.method = last_component(c.resolved);
   if (c.resolved.size() > 300) c.resolved = c.resolved.substr(0, 300);
   record_operator_function(node, c.resolved, scope, guard);  // abs(x), operator.add(x, y) on tensors
+  note_element_sites(node, c.resolved, scope);               // map(f, xs): f's parameters are xs's elements
   // x = self.bn(x); x.relu_(): the in-place method writes the rebound local, not the caller's tensor.
   if (c.receiver == ReceiverKind::Param && ts::is(fn, "attribute") && c.method.size() > 1 && c.method.back() == '_' &&
       !still_param(ts::field(fn, "object"), scope))

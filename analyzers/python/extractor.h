@@ -477,6 +477,30 @@ class Extractor {
   void record_identity_comparison(TSNode node, int scope, const Guard& guard);
   std::string comparison_operator(TSNode cond) const;  // "is", "is not", "==" of a two-operand comparison
   void record_tensor_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved, TSNode receiver);
+  // Operators in a function of the file that is no entry, with an operand the walk could not type
+  // (`def scale(t): return t * 2.0`): judged again once every call site is known, with such a
+  // function's parameters typed from the arguments the file passes it (helper_param_kind).
+  struct PendingOperator {
+    TSNode node;
+    int scope;
+    Guard guard;
+    std::string resolved;  // the operator function's path (operator.add); empty for `a * b`, `-a`, `a += b`
+  };
+  std::vector<PendingOperator> pending_operators_;
+  bool helper_params_typed_ = false;  // while finish_helper_operators runs
+  bool pend_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved = {});
+  TensorKind helper_param_kind(int scope, const std::string& name, int depth);
+  TensorKind elements_kind(TSNode seq, int scope, int depth);
+  // Functions of the file handed to map() or functools.reduce(), by function: their parameters take the
+  // elements of the sequences passed beside them (map(f, xs, ys): f's second parameter an element of ys).
+  struct ElementSite {
+    TSNode args;  // the carrier call's arguments
+    int scope;
+    bool reduce;  // reduce(f, xs[, init]): both parameters take xs's elements (the first also init)
+  };
+  std::unordered_map<int, std::vector<ElementSite>> element_sites_;
+  void note_element_sites(TSNode call, const std::string& resolved, int scope);
+  void finish_helper_operators();
   bool kernel_body(int scope) const;
 
   void record_container_mutation(TSNode obj, int scope);

@@ -26,6 +26,7 @@ void Extractor::run(TSNode root) {
   walk(root, 0, none);
   finish_containers();  // every list fill and helper call is known now
   finish_computed_callees();
+  finish_helper_operators();  // every call site of a helper is known now
   link_extension_calls_by_name();
   finish_graphs();        // before reachability: a refreshed replay calls what its captures recorded
   finish_dot_defaults();  // before reachability: it adds casts
