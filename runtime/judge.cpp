@@ -302,6 +302,7 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
   std::optional<MemfdArena>& memfd = run->memfd;
   std::optional<WorkerProcess>& worker = run->worker;
   std::error_code ec;
+  bool memory_short = false;  // the wait for the run's GPU memory ended with less free
 
   if (Status s = embed::start_python(); !s) return Error{s.message()};
   try {
@@ -356,7 +357,10 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
       // memory the run needs (the arena, the judge's copies of inputs and outputs, the worker's) to be
       // free before taking it. Past the wait the run goes ahead; running out is then a harness error.
       const std::size_t arena_bytes = options.arena_bytes ? options.arena_bytes : sized.bytes;
-      if (arena_bytes > 0) (void)helper.attr("wait_for_memory")(3 * arena_bytes, options.memory_wait_s);
+      // Run alone, a candidate that runs out is at fault only where the memory the run needs was free
+      // (a GPU that other users fill leaves it less than the task needs: that is the harness's limit).
+      if (arena_bytes > 0 && !helper.attr("wait_for_memory")(3 * arena_bytes, options.memory_wait_s).cast<bool>())
+        memory_short = true;
       try {
         py::tuple made = helper.attr("make_cuda_arena")(arena_bytes);
         arena = embed::unwrap(made[0]);
@@ -375,7 +379,9 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
     clock.lap("arena");
 
     CompileCache cache(cache_dir);
-    Judge judge(task, options, report, *worker, cache, arena);
+    RunOptions judged = options;
+    judged.alone = options.alone && !memory_short;
+    Judge judge(task, judged, report, *worker, cache, arena);
     judge.set_clock(&clock);
     judge.set_expected_output_bytes(sized.output_bytes);
     judge.set_cuda_arena_handle(cuda_handle);
@@ -473,6 +479,13 @@ Result<RunReport> judge_submission(const Task& task, const std::filesystem::path
   const bool ran_out = std::any_of(report->reasons.begin(), report->reasons.end(),
                                    [](const Reason& r) { return r.id == "out-of-memory"; });
   if (!cuda || options.alone || report->verdict != Verdict::harness_error || !ran_out) return report;
+  // What this process still holds of the attempt (the allocator's cached blocks, the arena the worker
+  // mapped) goes back before it waits for the GPU to itself: the run that has it now needs that memory.
+  try {
+    (void)embed::helper("kgate_judge").attr("release_cuda_memory")();
+  } catch (const py::error_already_set&) {
+    // Nothing given back: the second run waits for its memory as any run does.
+  }
   presence.reset();
   RunOptions alone = options;
   alone.alone = true;

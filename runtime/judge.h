@@ -60,8 +60,9 @@ struct RunOptions {
   // CUDA runs wait up to this long for the GPU memory they need (other runs on the GPU finishing).
   int memory_wait_s = 600;
   // A CUDA run that ran out of memory is run once more with the GPU to itself (every other kgate run on
-  // it finished, none started meanwhile); an out-of-memory there is the candidate's (crashed) when the
-  // candidate ran out, and a harness error when the reference did. Set for that second run.
+  // it finished, none started meanwhile, and the first attempt's memory given back); an out-of-memory
+  // there is the candidate's (crashed) when the candidate ran out with the memory the run waited for
+  // free, and a harness error when the reference did or that memory never came. Set for that second run.
   bool alone = false;
 };
 

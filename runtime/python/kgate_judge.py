@@ -350,7 +350,7 @@ def wait_for_memory(nbytes, timeout_s):
     """Waits until the GPU has nbytes free (other runs finishing), up to timeout_s; whether it does."""
     import time
     deadline = time.monotonic() + timeout_s
-    torch.cuda.empty_cache()  # this process's own cached blocks (an earlier attempt's) are not others' use
+    release_cuda_memory()  # this process's own blocks (an earlier attempt's) are not others' use
     while True:
         free, total = torch.cuda.mem_get_info()
         if free >= nbytes or nbytes > total:
@@ -358,6 +358,17 @@ def wait_for_memory(nbytes, timeout_s):
         if time.monotonic() >= deadline:
             return False
         time.sleep(1.0)
+
+
+def release_cuda_memory():
+    """Gives back what this process holds of a finished attempt: unreachable tensors, the blocks the
+    caching allocator keeps, and buffers shared with a worker that has exited (CUDA IPC)."""
+    import gc
+    gc.collect()
+    if torch.cuda.is_initialized():
+        torch.cuda.synchronize()
+        torch.cuda.ipc_collect()
+        torch.cuda.empty_cache()
 
 
 def make_cuda_arena(nbytes):

@@ -77,6 +77,7 @@ Result<runtime::RunOptions> to_run_options(const RunCommandOptions& o) {
   options.timed_calls = o.timed_calls;
   options.compare_compile = o.compare_compile;
   options.redraw_parameters = !o.keep_parameters;
+  options.memory_wait_s = o.memory_wait_s;
   return options;
 }
 
@@ -118,6 +119,11 @@ RegisteredCommand add_run_command(CLI::App& parent) {
   cmd->add_option("--arena-mib", options->arena_mib,
                   "size of the shared input/output arena (0: 1 GiB on cpu; on cuda 8 GiB or a quarter of the free GPU "
                   "memory, the smaller)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--memory-wait", options->memory_wait_s,
+                  "cuda: seconds to wait for the GPU memory the run needs while other runs hold it (past it the run "
+                  "goes ahead, and running out is a harness error)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_flag("--no-sandbox", options->no_sandbox, "run the worker without Landlock and seccomp (debugging only)");

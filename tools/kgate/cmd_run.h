@@ -38,6 +38,7 @@ struct RunCommandOptions {
   std::string profile = "full";
   bool keep_parameters = false;
   bool quick = false;
+  int memory_wait_s = 600;  // runtime::RunOptions::memory_wait_s
 };
 
 // The judge's options for them (the worker found beside this executable); an unknown profile, device

@@ -9,9 +9,10 @@ set -euo pipefail
 kgate="$1"; root="$2"; python="$3"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# A ballast process holds all but about 6 GiB of the GPU first (another user of a shared GPU), so the
-# runs' tensors stay small and the test takes seconds on an 80 or 141 GiB card, not minutes.
-keep=$(( 6 << 30 ))
+# A ballast process holds all but about 8 GiB of the GPU first (another user of a shared GPU), so the
+# runs' tensors stay small and the test takes seconds on an 80 or 141 GiB card, not minutes. Alone, a
+# run needs about nine buffers and two CUDA contexts, and the waiting run keeps its own context.
+keep=$(( 8 << 30 ))
 "$python" - "$keep" "$work/ballast.ready" <<'PY' &
 import sys, time, torch
 free = torch.cuda.mem_get_info()[0]
@@ -28,7 +29,7 @@ export KGATE_TEST_NUMEL=$(( free / 14 / 4 ))
 echo "free GPU memory beside the ballast: $(( free >> 20 )) MiB; each run's input: $(( KGATE_TEST_NUMEL * 4 >> 20 )) MiB"
 for i in 1 2; do
   "$kgate" run --task "$root/tests/runtime/gpu/shared_gpu_task.py" "$root/tests/runtime/gpu/shared_gpu_relu.py" \
-    --device cuda --seeds 1 --format json --cache-dir "$work/cache$i" >"$work/run$i.json" 2>"$work/run$i.err" &
+    --device cuda --seeds 1 --format json --memory-wait 120 --cache-dir "$work/cache$i" >"$work/run$i.json" 2>"$work/run$i.err" &
   eval "pid$i=$!"
 done
 status=0
