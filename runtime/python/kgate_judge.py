@@ -360,15 +360,44 @@ def wait_for_memory(nbytes, timeout_s):
         time.sleep(1.0)
 
 
+# The CUDA IPC reference counters of the arenas this process shared with workers: torch's _share_cuda_
+# sets a slot of a shared-memory file to 1, and frees the block only once the consumer has counted it
+# back down, which a killed worker never does (nor can a hostile one be trusted to). Between runs, when
+# every arena's worker has been reaped, release_cuda_memory zeroes those slots so that the blocks go.
+_shared_arenas = []
+
+
+def zero_ipc_counter(handle, offset, shm_dir="/dev/shm"):
+    """Zeroes one slot of a CUDA IPC reference counter file (at::RefcountedMapAllocator: a 64-byte
+    header, then uint64 slots; `handle` is the shm name, `offset` the slot); whether it was there."""
+    import mmap
+    import struct
+    name = handle.decode() if isinstance(handle, bytes) else str(handle)
+    at = 64 + 8 * int(offset)
+    try:
+        with open(os.path.join(shm_dir, name.lstrip("/")), "r+b") as f, mmap.mmap(f.fileno(), 0) as m:
+            if at + 8 > len(m):
+                return False
+            struct.pack_into("<Q", m, at, 0)
+            return True
+    except (OSError, ValueError):
+        return False
+
+
 def release_cuda_memory():
-    """Gives back what this process holds of a finished attempt: unreachable tensors, the blocks the
-    caching allocator keeps, and buffers shared with a worker that has exited (CUDA IPC)."""
+    """Gives back what this process holds of finished runs: unreachable tensors, the arenas it shared
+    with workers that have ended (their IPC counters zeroed), and the blocks the caching allocator keeps.
+    Called only between runs: no worker then maps an arena."""
     import gc
     gc.collect()
-    if torch.cuda.is_initialized():
-        torch.cuda.synchronize()
-        torch.cuda.ipc_collect()
-        torch.cuda.empty_cache()
+    if not torch.cuda.is_initialized():
+        return
+    torch.cuda.synchronize()
+    for handle, offset in _shared_arenas:
+        zero_ipc_counter(handle, offset)
+    _shared_arenas.clear()
+    torch.cuda.ipc_collect()
+    torch.cuda.empty_cache()
 
 
 def make_cuda_arena(nbytes):
@@ -379,6 +408,7 @@ def make_cuda_arena(nbytes):
         nbytes = min(8 << 30, free // 4)
     arena = torch.empty(nbytes, dtype=torch.uint8, device="cuda")
     shared = arena.untyped_storage()._share_cuda_()
+    _shared_arenas.append((shared[4], shared[5]))  # the reference counter's file and slot
     encoded = [base64.b64encode(v).decode() if isinstance(v, bytes) else v for v in shared]
     return arena, json.dumps(encoded)
 

@@ -151,3 +151,29 @@ def test_compile_child_pipe_is_utf8_under_an_ascii_locale(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False", "True"]
+
+
+def test_ipc_counter_of_a_finished_run_is_zeroed_in_its_slot_only(tmp_path):
+    # torch's reference-counter file: a 64-byte header (the mapping's own count), then uint64 slots; the
+    # slot the worker never counted back down is zeroed, and its neighbours and the header are kept.
+    import struct
+    path = tmp_path / "torch_123_456_0"
+    path.write_bytes(struct.pack("<16s", b"header") + bytes(48) + struct.pack("<4Q", 1, 1, 7, 1))
+    assert kgate_judge.zero_ipc_counter(b"/torch_123_456_0", 1, shm_dir=str(tmp_path))
+    data = path.read_bytes()
+    assert data[:6] == b"header"
+    assert struct.unpack_from("<4Q", data, 64) == (1, 0, 7, 1)
+    # A slot past the file, or a file that is gone, is no error: nothing to give back.
+    assert not kgate_judge.zero_ipc_counter(b"/torch_123_456_0", 4, shm_dir=str(tmp_path))
+    assert not kgate_judge.zero_ipc_counter("/torch_gone", 0, shm_dir=str(tmp_path))
+    assert struct.unpack_from("<4Q", path.read_bytes(), 64) == (1, 0, 7, 1)
+
+
+def test_release_cuda_memory_without_cuda_keeps_the_recorded_counters():
+    # On a CPU-only judge there is no CUDA state to give back, and no counter is touched.
+    kgate_judge._shared_arenas.append((b"/torch_none", 0))
+    try:
+        kgate_judge.release_cuda_memory()
+        assert kgate_judge._shared_arenas == [(b"/torch_none", 0)]
+    finally:
+        kgate_judge._shared_arenas.clear()
