@@ -354,12 +354,16 @@ Result<RunReport> judge_once(const Task& given_task, const std::filesystem::path
       arena = memfd->bytes();
     } else {
       // CUDA memory is real at once, and runs share the GPU: size it by the task, and wait for the
-      // memory the run needs (the arena, the judge's copies of inputs and outputs, the worker's) to be
-      // free before taking it. Past the wait the run goes ahead; running out is then a harness error.
+      // memory the run needs (the arena, the judge's copies of inputs and outputs, the worker's, and
+      // the two processes' CUDA contexts) to be free before taking it: on an H100, a relu over a
+      // 547 MiB input peaked at 5.2 GiB in the judge and 2.2 GiB in the worker, 4.45 times its
+      // 1.7 GiB arena. Past the wait the run goes ahead; running out is then a harness error.
       const std::size_t arena_bytes = options.arena_bytes ? options.arena_bytes : sized.bytes;
+      constexpr std::size_t kContexts = std::size_t{1} << 30;  // about 520 MiB a process
       // Run alone, a candidate that runs out is at fault only where the memory the run needs was free
       // (a GPU that other users fill leaves it less than the task needs: that is the harness's limit).
-      if (arena_bytes > 0 && !helper.attr("wait_for_memory")(3 * arena_bytes, options.memory_wait_s).cast<bool>())
+      if (arena_bytes > 0 &&
+          !helper.attr("wait_for_memory")(4 * arena_bytes + kContexts, options.memory_wait_s).cast<bool>())
         memory_short = true;
       try {
         py::tuple made = helper.attr("make_cuda_arena")(arena_bytes);

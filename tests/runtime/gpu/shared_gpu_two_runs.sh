@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU test (labels gpu, runtime): two `kgate run` processes at once on one GPU, each with a task that
-# needs more than half of its free memory (a tensor of free/14 bytes; a run holds about nine such
-# buffers between the judge's arena, its copies and the worker's output). How a batch runs on a shared
+# needs more than half of its free memory (an input of free/24 bytes; on an H100 a run alone held about
+# twelve such buffers between the judge's arena, its copies and the worker's, and 1 GiB of CUDA
+# contexts, so one run fits beside the other's context and two do not). How a batch runs on a shared
 # GPU: the second run must wait for memory or, having run out, run again alone; both must pass, and
 # neither may end as harness-error or as a verdict on the candidate.
 # Usage: shared_gpu_two_runs.sh KGATE REPO_ROOT PYTHON (the Python with torch the runtime uses)
@@ -25,7 +26,7 @@ trap 'kill $ballast 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 600); do [ -e "$work/ballast.ready" ] || ! kill -0 $ballast 2>/dev/null && break; sleep 0.1; done
 [ -e "$work/ballast.ready" ] || { echo "the ballast process did not start"; exit 1; }
 free=$("$python" -c 'import torch; print(torch.cuda.mem_get_info()[0])')
-export KGATE_TEST_NUMEL=$(( free / 14 / 4 ))
+export KGATE_TEST_NUMEL=$(( free / 24 / 4 ))
 echo "free GPU memory beside the ballast: $(( free >> 20 )) MiB; each run's input: $(( KGATE_TEST_NUMEL * 4 >> 20 )) MiB"
 for i in 1 2; do
   "$kgate" run --task "$root/tests/runtime/gpu/shared_gpu_task.py" "$root/tests/runtime/gpu/shared_gpu_relu.py" \
