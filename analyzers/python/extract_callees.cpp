@@ -441,7 +441,7 @@ void Extractor::registered_callees(int fi, TSNode args, bool bound, int scope, c
 
 // The `attr=` keyword values of the constructor calls an object expression is bound to: a name's
 // bindings, or self.<name>'s.
-std::vector<Binding> Extractor::constructor_keywords(TSNode object, const std::string& attr, int scope) {
+std::vector<Binding> Extractor::constructor_keywords(TSNode object, const std::string& attr, int scope, bool* dynamic) {
   std::vector<Binding> built, out;
   if (ts::is(object, "call")) {  // Ops(torch.relu).act
     built.push_back(Binding{object, scope});
@@ -460,6 +460,11 @@ std::vector<Binding> Extractor::constructor_keywords(TSNode object, const std::s
       const TSNode args = ts::field(b.expr, "arguments");
       if (TSNode value = keyword_arg(args, attr); !ts_node_is_null(value)) {
         out.push_back(Binding{value, b.scope});
+      } else if (has_dict_splat(args)) {
+        // Cfg(**kw): the entry for the field of each splatted dict the file shows; another is dynamic.
+        for (TSNode a : ts::named_children(args))
+          if (ts::is(a, "dictionary_splat") && !dict_entries(ts::named_child(a, 0), b.scope, attr, out) && dynamic)
+            *dynamic = true;
       } else if (const int at = namedtuple_field(ts::field(b.expr, "function"), attr, b.scope); at >= 0) {
         // Ops(*fns), Ops(**cfg): which argument fills the field is known only at run time.
         bool splat = false;
@@ -493,21 +498,49 @@ std::optional<std::vector<Binding>> Extractor::type_namespace(TSNode object, con
     const Value maker = eval(ts::field(b.expr, "function"), b.scope, 1);
     if (maker.k != Value::K::Path || maker.path != "builtins.type") continue;
     if (!out) out.emplace();
-    // The namespace: a dict literal, or a name bound only to dict literals (else unknown).
-    std::vector<Binding> dicts;
-    if (ts::is(ns, "dictionary")) {
-      dicts.push_back(Binding{ns, b.scope});
-    } else if (ts::is(ns, "identifier")) {
-      const Found d = find_name(std::string(ts::text(ns, src_)), b.scope);
-      if (d.k == Found::K::Binding && d.bindings) dicts = *d.bindings;
-    }
-    for (const Binding& dict : dicts)
-      for (TSNode pair : ts::is(dict.expr, "dictionary") ? ts::named_children(dict.expr) : std::vector<TSNode>{})
-        if (ts::is(pair, "pair"))
-          if (auto key = fold_in(ts::field(pair, "key"), dict.scope); key && key->text == attr)
-            out->push_back(Binding{ts::field(pair, "value"), dict.scope});
+    (void)dict_entries(ns, b.scope, attr, *out);
   }
   return out;
+}
+
+bool Extractor::has_dict_splat(TSNode args) const {
+  for (TSNode a : ts::named_children(args))
+    if (ts::is(a, "dictionary_splat")) return true;
+  return false;
+}
+
+// The values a dict holds for `key`, gathered into `out`, where the file shows the dict: a literal
+// ({"act": f}), a dict(act=f) call, or a name bound only to those. Whether it does (else the entry is
+// known only at run time).
+bool Extractor::dict_entries(TSNode dict, int scope, const std::string& key, std::vector<Binding>& out) {
+  std::vector<Binding> dicts;
+  if (ts::is(dict, "identifier")) {
+    const Found d = find_name(std::string(ts::text(dict, src_)), scope);
+    if (d.k != Found::K::Binding || !d.bindings || d.bindings->empty()) return false;
+    dicts = *d.bindings;
+  } else {
+    dicts.push_back(Binding{dict, scope});
+  }
+  for (const Binding& d : dicts) {
+    if (ts::is(d.expr, "dictionary")) {
+      for (TSNode pair : ts::named_children(d.expr)) {
+        if (ts::is(pair, "dictionary_splat")) return false;
+        if (!ts::is(pair, "pair")) continue;
+        const auto k = fold_in(ts::field(pair, "key"), d.scope);
+        if (!k) return false;
+        if (k->text == key) out.push_back(Binding{ts::field(pair, "value"), d.scope});
+      }
+    } else if (const Value maker = ts::is(d.expr, "call") ? eval(ts::field(d.expr, "function"), d.scope, 1) : Value{};
+               maker.k == Value::K::Path && maker.path == "builtins.dict" &&
+               ts_node_is_null(positional_arg(ts::field(d.expr, "arguments"), 0)) &&
+               !has_dict_splat(ts::field(d.expr, "arguments"))) {
+      if (TSNode v = keyword_arg(ts::field(d.expr, "arguments"), key); !ts_node_is_null(v))
+        out.push_back(Binding{v, d.scope});
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 // Where `attr` stands among the fields of a namedtuple type the file builds (`Ops =
@@ -564,19 +597,20 @@ std::optional<Value> Extractor::built_attribute(TSNode node, const Value& obj, c
   const TSNode object = ts::field(node, "object");
   std::optional<std::vector<Binding>> held;
   bool has_default = false;
+  bool dynamic = false;  // Cfg(**kw) with kw not shown: what fills the field is known only at run time
   if (obj.index >= 0) {
     const std::vector<std::string> fields = record_fields(obj.index);
     if (std::find(fields.begin(), fields.end(), attr) == fields.end()) return std::nullopt;
-    held = constructor_keywords(object, attr, scope);
+    held = constructor_keywords(object, attr, scope, &dynamic);
     has_default = classes_[obj.index].class_attrs.count(attr) > 0;
   } else if (obj.path == "builtins.type") {
     held = type_namespace(object, attr, scope);
   } else if (namedtuple_maker(obj.path) && attr.rfind('_', 0) != 0 && attr != "count" && attr != "index") {
-    held = constructor_keywords(object, attr, scope);
+    held = constructor_keywords(object, attr, scope, &dynamic);
   }
   if (!held) return std::nullopt;
-  if (!held->empty()) return eval_binding(*held, depth + 1);
-  if (has_default) return std::nullopt;  // the class body's default, which class_member reads
+  if (!held->empty() && !dynamic) return eval_binding(*held, depth + 1);
+  if (has_default && !dynamic) return std::nullopt;  // the class body's default, which class_member reads
   Value v;
   v.k = Value::K::Unknown;
   v.unresolved = true;

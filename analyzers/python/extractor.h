@@ -627,7 +627,9 @@ class Extractor {
     std::vector<int> functions;
     bool known = false;
   };
-  std::vector<Binding> constructor_keywords(TSNode object, const std::string& attr, int scope);
+  std::vector<Binding> constructor_keywords(TSNode object, const std::string& attr, int scope, bool* dynamic = nullptr);
+  bool has_dict_splat(TSNode args) const;
+  bool dict_entries(TSNode dict, int scope, const std::string& key, std::vector<Binding>& out);
   int namedtuple_field(TSNode type, const std::string& attr, int scope);
   std::vector<std::string> record_fields(int ci);
   std::optional<Value> built_attribute(TSNode node, const Value& obj, const std::string& attr, int scope, int depth);

@@ -1,5 +1,6 @@
-"""Launch configuration kept in a frozen dataclass and a typing.NamedTuple class, built positionally and
-by keyword: forward calls the launchers the records hold, and reads their numbers. The records'
+"""Launch configuration kept in a frozen dataclass and a typing.NamedTuple class, built positionally, by
+keyword and from a dict of overrides: forward calls the launchers the records hold, and reads their
+numbers. The records'
 fields are the constructor's arguments, so the calls reach the file's own Triton kernels."""
 import dataclasses
 from typing import Callable, NamedTuple
@@ -33,15 +34,18 @@ class Stage(NamedTuple):
 class Plan:
     stage: Stage
     contiguous: bool = True
+    launch: Callable = _run
 
 
 class ModelNew(nn.Module):
     def __init__(self, block=512):
         super().__init__()
         self.stage = Stage(_run, block)
-        self.plan = Plan(stage=self.stage)
+        overrides = {"stage": self.stage, "contiguous": True}
+        self.plan = Plan(**overrides)
 
     def forward(self, x):
         if self.plan.contiguous:
             x = x.contiguous()
-        return self.stage.launch(x, self.stage.block)
+        launch = self.plan.launch if self.plan.contiguous else self.stage.launch
+        return launch(x, self.plan.stage.block)
