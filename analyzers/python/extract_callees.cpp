@@ -412,10 +412,17 @@ std::vector<int> Extractor::registered_by_decorator(int fi) {
     for (TSNode d : decorator_nodes_[g]) {
       const TSNode target = ts::is(d, "call") ? ts::field(d, "function") : d;
       if (!ts::is(target, "attribute") || ts::text(ts::field(target, "attribute"), src_) != "register") continue;
-      const int outer = scopes_[function_scope_[g]].parent;
-      if (const Value owner = eval(ts::field(target, "object"), outer, 1);
-          owner.k == Value::K::Function && owner.index == fi && static_cast<int>(g) != fi)
-        out.push_back(static_cast<int>(g));
+      // A method's decorators name the class body's methods (`@act.register` under
+      // functools.singledispatchmethod), which no scope holds.
+      const Scope& own = scopes_[function_scope_[g]];
+      const TSNode object = ts::field(target, "object");
+      int owner = -1;
+      if (own.class_index >= 0 && ts::is(object, "identifier")) {
+        const auto& methods = classes_[own.class_index].methods;
+        if (auto m = methods.find(std::string(ts::text(object, src_))); m != methods.end()) owner = m->second;
+      }
+      if (const Value v = owner < 0 ? eval(object, own.parent, 1) : Value{}; v.k == Value::K::Function) owner = v.index;
+      if (owner == fi && static_cast<int>(g) != fi) out.push_back(static_cast<int>(g));
     }
   return out;
 }

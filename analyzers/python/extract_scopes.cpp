@@ -307,11 +307,23 @@ void Extractor::collect(TSNode node, int scope, int class_index) {
       }
       // act.register(torch.Tensor, g) on a function of the file (functools.singledispatch): calling act
       // may call g.
+      // Cls.act.register(T, g) under functools.singledispatchmethod: the class's method act.
       if (ts::is(fn, "attribute") && ts::text(ts::field(fn, "attribute"), src_) == "register" &&
-          ts::is(ts::field(fn, "object"), "identifier") && !ts_node_is_null(positional_arg(args, 1)))
-        if (const Found f = find_name(std::string(ts::text(ts::field(fn, "object"), src_)), scope);
-            f.k == Found::K::Function && f.index >= 0)
-          registered_[f.index].push_back(Binding{positional_arg(args, 1), scope});
+          !ts_node_is_null(positional_arg(args, 1))) {
+        const TSNode object = ts::field(fn, "object");
+        int target = -1;
+        if (ts::is(object, "identifier")) {
+          if (const Found f = find_name(std::string(ts::text(object, src_)), scope); f.k == Found::K::Function)
+            target = f.index;
+        } else if (ts::is(object, "attribute") && ts::is(ts::field(object, "object"), "identifier")) {
+          const Found c = find_name(std::string(ts::text(ts::field(object, "object"), src_)), scope);
+          if (c.k == Found::K::Class && c.index >= 0)
+            if (auto m = classes_[c.index].methods.find(std::string(ts::text(ts::field(object, "attribute"), src_)));
+                m != classes_[c.index].methods.end())
+              target = m->second;
+        }
+        if (target >= 0) registered_[target].push_back(Binding{positional_arg(args, 1), scope});
+      }
       // setattr(ModelNew, "act", f) and type.__setattr__(ModelNew, "act", f): the same as an assignment.
       if (!on_self && (callee == "setattr" || callee == "type.__setattr__" || callee == "object.__setattr__"))
         add_class_attribute(positional_arg(args, 0), positional_arg(args, 1), positional_arg(args, 2), scope);
