@@ -432,11 +432,10 @@ Extractor::TensorKind Extractor::elements_kind(TSNode seq, int scope, int depth)
 
 // Keeps an operator for finish_helper_operators where it sits in a function of the file that is no
 // entry (its parameters may be typed from its call sites then), during the walk only.
-bool Extractor::pend_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved) {
+void Extractor::pend_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved) {
   const int fn = fn_of(scope);
-  if (helper_params_typed_ || fn < 0 || std::count(facts_.entries.begin(), facts_.entries.end(), fn)) return false;
+  if (helper_params_typed_ || fn < 0 || std::count(facts_.entries.begin(), facts_.entries.end(), fn)) return;
   pending_operators_.push_back({node, scope, guard, resolved});
-  return true;
 }
 
 // What the file passes a parameter of a function that is no entry (a helper, a lambda, a method called

@@ -488,7 +488,7 @@ class Extractor {
   };
   std::vector<PendingOperator> pending_operators_;
   bool helper_params_typed_ = false;  // while finish_helper_operators runs
-  bool pend_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved = {});
+  void pend_operator(TSNode node, int scope, const Guard& guard, const std::string& resolved = {});
   TensorKind helper_param_kind(int scope, const std::string& name, int depth);
   TensorKind elements_kind(TSNode seq, int scope, int depth);
   // Functions of the file handed to map() or functools.reduce(), by function: their parameters take the
