@@ -517,12 +517,20 @@ bool Extractor::has_dict_splat(TSNode args) const {
 }
 
 // The values a dict holds for `key`, gathered into `out`, where the file shows the dict: a literal
-// ({"act": f}), a dict(act=f) call, or a name bound only to those. Whether it does (else the entry is
-// known only at run time).
+// ({"act": f}), a dict(act=f) call, a name bound only to those, or the model's `**kwargs` (empty).
+// Whether it does (else the entry is known only at run time).
 bool Extractor::dict_entries(TSNode dict, int scope, const std::string& key, std::vector<Binding>& out) {
   std::vector<Binding> dicts;
   if (ts::is(dict, "identifier")) {
-    const Found d = find_name(std::string(ts::text(dict, src_)), scope);
+    const std::string name(ts::text(dict, src_));
+    const Found d = find_name(name, scope);
+    // The `**kwargs` of the model class's __init__: the harness builds the model from
+    // get_init_inputs() by position, so it holds no entry.
+    if (d.k == Found::K::Param && d.scope >= 0 && model_class_ >= 0 && scopes_[d.scope].class_index == model_class_ &&
+        scopes_[d.scope].function >= 0 && facts_.functions[scopes_[d.scope].function].name == "__init__")
+      if (auto p = scopes_[d.scope].param_nodes.find(name);
+          p != scopes_[d.scope].param_nodes.end() && ts::is(p->second, "dictionary_splat_pattern"))
+        return true;
     if (d.k != Found::K::Binding || !d.bindings || d.bindings->empty()) return false;
     dicts = *d.bindings;
   } else {

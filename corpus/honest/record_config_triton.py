@@ -1,7 +1,8 @@
 """Launch configuration kept in a frozen dataclass and a typing.NamedTuple class, built positionally, by
-keyword and from a dict of overrides: forward calls the launchers the records hold, and reads their
-numbers. The records'
-fields are the constructor's arguments, so the calls reach the file's own Triton kernels."""
+keyword, from a dict of overrides and from the constructor's **options (which the harness, building
+the model from get_init_inputs() by position, leaves empty): forward calls the launchers the records
+hold, and reads their numbers. The records' fields are the constructor's arguments, so the calls reach
+the file's own Triton kernels."""
 import dataclasses
 from typing import Callable, NamedTuple
 
@@ -38,11 +39,11 @@ class Plan:
 
 
 class ModelNew(nn.Module):
-    def __init__(self, block=512):
+    def __init__(self, block=512, **options):
         super().__init__()
         self.stage = Stage(_run, block)
         overrides = {"stage": self.stage, "contiguous": True}
-        self.plan = Plan(**overrides)
+        self.plan = Plan(**overrides, **options)
 
     def forward(self, x):
         if self.plan.contiguous:
