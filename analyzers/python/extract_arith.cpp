@@ -449,24 +449,12 @@ Extractor::TensorKind Extractor::helper_param_kind(int scope, const std::string&
     return TensorKind::Unknown;
   const std::vector<Binding> passed = param_arguments(scope, name);
   std::vector<std::pair<TSNode, int>> sequences;  // map(f, xs) and reduce(f, xs): the parameter's elements
-  if (auto sites = element_sites_.find(fn); sites != element_sites_.end()) {
-    int position = 0;
-    for (TSNode p : ts::named_children(ts::field(function_nodes_[fn], "parameters"))) {
-      if (!ts::is(p, "identifier") && !ts::is(p, "default_parameter") && !ts::is(p, "typed_parameter") &&
-          !ts::is(p, "typed_default_parameter"))
-        break;
-      TSNode id = ts::is(p, "identifier") ? p : ts::field(p, "name");
-      if (ts_node_is_null(id)) id = ts::named_child(p, 0);
-      if (ts::text(id, src_) == name) {
-        for (const ElementSite& site : sites->second) {
-          const uint32_t at = site.reduce ? 1 : static_cast<uint32_t>(position) + 1;
-          if (!site.reduce || position < 2) sequences.emplace_back(positional_arg(site.args, at), site.scope);
-        }
-        break;
-      }
-      ++position;
-    }
-  }
+  if (auto sites = element_sites_.find(fn); sites != element_sites_.end())
+    if (const ParamPlace place = param_place(fn, name); place.position >= 0 && !place.gathered)
+      for (const ElementSite& site : sites->second)
+        if (!site.reduce || place.position < 2)
+          sequences.emplace_back(positional_arg(site.args, site.reduce ? 1 : static_cast<uint32_t>(place.position) + 1),
+                                 site.scope);
   if (passed.empty() && sequences.empty()) return TensorKind::Unknown;
   TensorKind all = TensorKind::No;
   const auto fold = [&](TensorKind k) {

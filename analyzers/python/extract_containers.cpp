@@ -37,21 +37,18 @@ Value Extractor::returned_module(int fi, int depth) {
   return found;
 }
 
-// The expressions a parameter of the function of `scope` may be bound to: its default, and the
-// argument at each call of the function in this file (by keyword, else by position; a method called
-// through an attribute does not pass `self` among the arguments).
-std::vector<Binding> Extractor::param_arguments(int scope, const std::string& name) const {
-  std::vector<Binding> out;
-  const int fi = scopes_[scope].function;
-  if (fi < 0 || static_cast<size_t>(fi) >= function_nodes_.size()) return out;
-  TSNode params = ts::field(function_nodes_[fi], "parameters");
-  int position = -1, index = 0;
-  bool gathered = false;  // `*fs`: every positional argument from its position on
-  for (TSNode p : ts::named_children(params)) {
+// Where a parameter of function `fi` stands among the positional parameters: its index (-1 when it is
+// keyword-only, `**kw`, or not there), whether it is `*args` (every positional argument from there on),
+// and its default's node.
+Extractor::ParamPlace Extractor::param_place(int fi, const std::string& name) const {
+  ParamPlace place;
+  if (fi < 0 || static_cast<size_t>(fi) >= function_nodes_.size()) return place;
+  int index = 0;
+  for (TSNode p : ts::named_children(ts::field(function_nodes_[fi], "parameters"))) {
     const std::string_view kind = ts::type(p);
     if (kind == "list_splat_pattern" && ts::text(ts::named_child(p, 0), src_) == name) {
-      position = index;
-      gathered = true;
+      place.position = index;
+      place.gathered = true;
       break;
     }
     if (kind == "list_splat_pattern" || kind == "dictionary_splat_pattern" || kind == "keyword_separator" ||
@@ -60,13 +57,26 @@ std::vector<Binding> Extractor::param_arguments(int scope, const std::string& na
     TSNode id = kind == "identifier" ? p : ts::field(p, "name");
     if (ts_node_is_null(id)) id = ts::named_child(p, 0);  // typed_parameter: the name is its first child
     if (ts::text(id, src_) == name) {
-      position = index;
-      if (TSNode dflt = ts::field(p, "value"); !ts_node_is_null(dflt))
-        out.push_back(Binding{dflt, scopes_[scope].parent});
+      place.position = index;
+      place.default_value = ts::field(p, "value");
       break;
     }
     ++index;
   }
+  return place;
+}
+
+// The expressions a parameter of the function of `scope` may be bound to: its default, and the
+// argument at each call of the function in this file (by keyword, else by position; a method called
+// through an attribute does not pass `self` among the arguments).
+std::vector<Binding> Extractor::param_arguments(int scope, const std::string& name) const {
+  std::vector<Binding> out;
+  const int fi = scopes_[scope].function;
+  if (fi < 0 || static_cast<size_t>(fi) >= function_nodes_.size()) return out;
+  const ParamPlace place = param_place(fi, name);
+  const int position = place.position;
+  const bool gathered = place.gathered;
+  if (!ts_node_is_null(place.default_value)) out.push_back(Binding{place.default_value, scopes_[scope].parent});
   const bool method = scopes_[scope].class_index >= 0 && !scopes_[scope].self_name.empty();
   auto sites = call_sites_.find(fi);
   if (sites == call_sites_.end()) return out;

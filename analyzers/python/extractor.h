@@ -415,6 +415,12 @@ class Extractor {
   void container_children(TSNode fn, int scope, ModuleSink& sink);
   void module_elements(TSNode e, int scope, int depth, ModuleSink& sink,
                        std::set<std::tuple<uint32_t, uint32_t, int>>& seen);
+  struct ParamPlace {
+    int position = -1;
+    bool gathered = false;  // `*args`
+    TSNode default_value{};
+  };
+  ParamPlace param_place(int fi, const std::string& name) const;
   std::vector<Binding> param_arguments(int scope, const std::string& name) const;
   Value returned_module(int fi, int depth);
   void finish_containers();
